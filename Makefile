@@ -1,0 +1,36 @@
+# SPDX-License-Identifier: GPL-2.0
+# memcg_bgreclaim: user targets. The objects are listed in Kbuild.
+
+KVER ?= $(shell uname -r)
+KDIR ?= /lib/modules/$(KVER)/build
+PWD := $(shell pwd)
+MBR_VERSION := $(shell cat VERSION)
+
+.PHONY: all modules clean install dkms-install check unit vm-check style demo bench
+
+all: modules
+
+modules:
+	$(MAKE) -C $(KDIR) M=$(PWD) MBR_VERSION=$(MBR_VERSION) modules
+
+clean:
+	$(MAKE) -C $(KDIR) M=$(PWD) clean 2>/dev/null || true
+	rm -rf build/unit
+
+install: modules
+	$(MAKE) -C $(KDIR) M=$(PWD) modules_install
+	depmod -a $(KVER)
+
+# Install the sources for DKMS and build/install for KVER.
+dkms-install:
+	sh tests/dkms.sh install $(KVER)
+
+# Host unit tests, then the VM suite on every test kernel.
+check:
+	sh tests/check.sh
+
+unit:
+	sh tests/unit.sh
+
+style:
+	sh tests/style.sh

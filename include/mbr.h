@@ -1,0 +1,136 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * memcg_bgreclaim: background reclaim for memory cgroups.
+ * Declarations shared by the module's files.
+ */
+#ifndef MBR_H
+#define MBR_H
+
+#include <linux/atomic.h>
+#include <linux/kobject.h>
+#include <linux/list.h>
+#include <linux/memcontrol.h>
+#include <linux/rcupdate.h>
+#include <linux/types.h>
+
+#include "compat.h"
+#include "wmark.h"
+
+/* Histogram of direct-reclaim stall times, upper bounds in ms. */
+#define MBR_NR_LAT_BUCKETS	7
+extern const unsigned int mbr_lat_bucket_ms[MBR_NR_LAT_BUCKETS - 1];
+extern const char *const mbr_lat_bucket_name[MBR_NR_LAT_BUCKETS];
+
+/* Per-group counters; the global stat file shows their sums. */
+struct mbr_stats {
+	atomic64_t wakeups;		/* times queued for a worker */
+	atomic64_t reclaim_runs;	/* worker turns */
+	atomic64_t reclaimed_pages;	/* pages background reclaim freed */
+	atomic64_t reclaim_cpu_ns;	/* worker CPU time on this group */
+	atomic64_t direct_reclaims;	/* direct reclaim entries, not ours */
+	atomic64_t direct_reclaim_ns;	/* time tasks spent inside them */
+	atomic64_t direct_latency[MBR_NR_LAT_BUCKETS];
+	atomic64_t unreclaimable;	/* back-offs for lack of progress */
+};
+
+/* The two distances, replaced as one so readers see a consistent pair. */
+struct mbr_dist {
+	u64 high;
+	u64 low;
+	struct rcu_head rcu;
+};
+
+/*
+ * A configured memory cgroup. It lives in the hash (one kobject
+ * reference) from "add" until "remove", the cgroup's offlining or module
+ * exit; a worker holds a second reference during its turn. The memcg is
+ * not pinned: ->memcg may only be dereferenced under rcu_read_lock()
+ * after seeing ->dead clear, because the group is unhashed and marked
+ * dead in css_offline, a full RCU grace period before the memcg is
+ * freed.
+ */
+struct mbr_group {
+	struct hlist_node hnode;	/* mbr_groups, under mbr_lock */
+	struct list_head fifo;		/* worker FIFO, under mbr_lock */
+	struct list_head reap;		/* mbr_reap_list, under mbr_lock */
+	struct kobject kobj;		/* cgroups/<id>/ */
+	struct mem_cgroup *memcg;
+	u64 id;				/* cgroup id (its inode number) */
+	struct mbr_dist __rcu *dist;
+	bool queued;			/* on the FIFO; under mbr_lock */
+	bool dead;			/* unhashed; set under mbr_lock */
+	unsigned long flags;		/* MBR_GROUP_* bits */
+	unsigned long backoff_limit;	/* limit (pages) when backing off */
+	unsigned int nr_noprogress;	/* worker only */
+	struct mbr_stats stats;
+	struct rcu_head rcu;
+};
+
+/* ->flags: backed off for lack of progress, until an uncharge. */
+#define MBR_GROUP_UNRECLAIMABLE	0
+
+/* Worker turns without progress before a group is backed off. */
+#define MBR_MAX_NOPROGRESS	4
+
+/* Tunables and state (main.c). */
+extern bool mbr_enabled;
+extern unsigned int mbr_batch_pages;
+extern unsigned int mbr_check_pages;
+extern unsigned int mbr_nr_workers;
+extern const char mbr_version[];
+
+/* symbols.c */
+struct mbr_symbols {
+	unsigned long (*kallsyms_lookup_name)(const char *name);
+	mbr_tfmcp_fn try_to_free_mem_cgroup_pages;
+};
+extern struct mbr_symbols mbr_sym;
+int mbr_symbols_init(const char *extra_required);
+
+/* groups.c */
+extern raw_spinlock_t mbr_lock;
+extern atomic_t mbr_nr_groups;
+extern atomic_t mbr_nr_unreclaimable;
+void mbr_groups_init(struct kobject *parent);
+void mbr_groups_exit(void);
+struct mbr_group *mbr_group_lookup_rcu(u64 id);
+struct mbr_group *mbr_group_find_memcg_rcu(struct mem_cgroup *memcg);
+int mbr_group_add(const char *arg, size_t len);
+int mbr_group_remove(const char *arg, size_t len);
+void mbr_group_offline(struct mem_cgroup *memcg);
+void mbr_group_charged(struct mbr_group *g, struct mem_cgroup *memcg);
+void mbr_group_uncharged(struct mbr_group *g);
+void mbr_group_backoff(struct mbr_group *g, unsigned long limit);
+bool mbr_group_clear_backoff(struct mbr_group *g);
+unsigned long mbr_memcg_limit(struct mem_cgroup *memcg);
+struct mbr_marks mbr_group_marks(struct mbr_group *g,
+				 struct mem_cgroup *memcg);
+int mbr_group_set_dist(struct mbr_group *g, bool high, u64 val);
+void mbr_group_put(struct mbr_group *g);
+void mbr_groups_sum(struct mbr_stats *sum, unsigned int *nr);
+void mbr_stats_show(const struct mbr_stats *st, char *buf, int *len);
+void mbr_stats_add(struct mbr_stats *sum, const struct mbr_stats *st);
+void mbr_stats_account_direct(struct mbr_stats *st, u64 ns);
+
+/* group_sysfs.c */
+extern struct kobj_type mbr_group_ktype;
+
+/* workers.c */
+int mbr_workers_init(void);
+void mbr_workers_exit(void);
+void mbr_queue_group(struct mbr_group *g);
+void mbr_dequeue_group(struct mbr_group *g);
+void mbr_drain_queue(void);
+bool mbr_current_is_worker(void);
+
+/* hooks.c */
+int mbr_hooks_init(void);
+void mbr_hooks_exit(void);
+unsigned long mbr_direct_missed(void);
+
+/* sysfs.c */
+int mbr_sysfs_init(void);
+void mbr_sysfs_remove_files(void);
+void mbr_sysfs_exit(void);
+
+#endif /* MBR_H */

@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Pure watermark logic: the seed patches' arithmetic and write rules and
+ * the size parser behind every distance file. No kernel state is used,
+ * so the host unit tests compile this same header in user space.
+ */
+#ifndef MBR_WMARK_H
+#define MBR_WMARK_H
+
+#ifdef __KERNEL__
+#include <linux/types.h>
+#include <linux/errno.h>
+#else
+#include <stdint.h>
+#include <stddef.h>
+#include <stdbool.h>
+#include <errno.h>
+typedef uint64_t u64;
+#endif
+
+/* Watermarks of one group, in bytes. */
+struct mbr_marks {
+	u64 low;	/* usage above this wakes background reclaim */
+	u64 high;	/* background reclaim stops at or below this */
+};
+
+/*
+ * low_wmark = limit - low_wmark_distance, high_wmark = limit -
+ * high_wmark_distance. A group is active only when both distances are
+ * set; an inactive group's marks both read as the limit, as in the
+ * seeds. A distance that no longer fits under a lowered limit clamps
+ * its mark at 0 rather than wrapping: reclaim then takes all it can and
+ * backs off when it makes no progress.
+ */
+static inline bool mbr_marks_active(u64 high_dist, u64 low_dist)
+{
+	return high_dist && low_dist;
+}
+
+static inline struct mbr_marks mbr_marks_compute(u64 limit, u64 high_dist,
+						 u64 low_dist)
+{
+	struct mbr_marks m = { .low = limit, .high = limit };
+
+	if (!mbr_marks_active(high_dist, low_dist))
+		return m;
+	m.low = low_dist < limit ? limit - low_dist : 0;
+	m.high = high_dist < limit ? limit - high_dist : 0;
+	return m;
+}
+
+/*
+ * Write rules of the seeds: high is set before low, low is cleared
+ * before high, and high_wmark_distance > low_wmark_distance whenever
+ * both are set, so that the stop mark lies below the wake mark.
+ */
+static inline int mbr_check_high_dist(u64 limit, u64 low_dist, u64 val)
+{
+	if (val >= limit || val < low_dist || (low_dist && val == low_dist))
+		return -EINVAL;
+	return 0;
+}
+
+static inline int mbr_check_low_dist(u64 limit, u64 high_dist, u64 val)
+{
+	if (val >= limit || val > high_dist || (high_dist && val == high_dist))
+		return -EINVAL;
+	return 0;
+}
+
+/*
+ * Parse a size as memparse() reads it ("40m", "1G", "4096"), but strict:
+ * digits, at most one unit suffix (k, m, g, t, p, e in either case), at
+ * most one trailing newline, no sign, no overflow. Returns 0 or -EINVAL.
+ */
+static inline int mbr_parse_size(const char *buf, size_t len, u64 *out)
+{
+	u64 val = 0;
+	unsigned int shift = 0;
+	size_t i = 0;
+
+	if (len && buf[len - 1] == '\n')
+		len--;
+	if (!len || buf[0] < '0' || buf[0] > '9')
+		return -EINVAL;
+	for (; i < len && buf[i] >= '0' && buf[i] <= '9'; i++) {
+		unsigned int digit = buf[i] - '0';
+
+		if (val > (~(u64)0 - digit) / 10)
+			return -EINVAL;
+		val = val * 10 + digit;
+	}
+	if (i < len) {
+		switch (buf[i] | 0x20) {
+		case 'k':
+			shift = 10;
+			break;
+		case 'm':
+			shift = 20;
+			break;
+		case 'g':
+			shift = 30;
+			break;
+		case 't':
+			shift = 40;
+			break;
+		case 'p':
+			shift = 50;
+			break;
+		case 'e':
+			shift = 60;
+			break;
+		default:
+			return -EINVAL;
+		}
+		if (++i != len)
+			return -EINVAL;
+	}
+	if (shift && val > (~(u64)0 >> shift))
+		return -EINVAL;
+	*out = val << shift;
+	return 0;
+}
+
+/*
+ * Parse a boolean switch: "0" or "1", with an optional newline.
+ */
+static inline int mbr_parse_switch(const char *buf, size_t len, bool *out)
+{
+	if (len && buf[len - 1] == '\n')
+		len--;
+	if (len != 1 || (buf[0] != '0' && buf[0] != '1'))
+		return -EINVAL;
+	*out = buf[0] == '1';
+	return 0;
+}
+
+#endif /* MBR_WMARK_H */

@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * memcg_bgreclaim: background reclaim for memory cgroups.
+ *
+ * Tasks in a cgroup near its limit stall in direct reclaim on their own
+ * allocations. This module reclaims for them ahead of time, the way
+ * kswapd does for the whole machine: per-group watermarks below the
+ * limit (Ying Han's 2011 per-memcg background reclaim), checked from
+ * the charge path, and a small pool of worker threads that reclaim a
+ * group from its low watermark down to its high one.
+ */
+#include <linux/init.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/cpumask.h>
+#include <linux/math.h>
+
+#include "mbr.h"
+
+#ifndef MBR_VERSION
+#define MBR_VERSION "0.0.0"
+#endif
+
+const char mbr_version[] = MBR_VERSION;
+bool mbr_enabled = true;
+unsigned int mbr_nr_workers;
+
+/*
+ * Defaults (see the ABI document for the measurements behind them):
+ * 256 pages (1 MiB) per worker turn keeps a turn short enough to share
+ * the pool fairly; a check every 32 pages (128 KiB) charged per CPU
+ * wakes reclaim well before a group can run from its low mark to its
+ * limit.
+ */
+unsigned int mbr_batch_pages = 256;
+unsigned int mbr_check_pages = 32;
+
+static char *test_require_symbol;
+module_param(test_require_symbol, charp, 0400);
+MODULE_PARM_DESC(test_require_symbol,
+		 "testing only: one more symbol that must resolve at load");
+
+static int __init mbr_init(void)
+{
+	int ret;
+
+	ret = mbr_symbols_init(test_require_symbol);
+	if (ret)
+		return ret;
+
+	mbr_nr_workers = int_sqrt(num_online_cpus()) + 1;
+	ret = mbr_workers_init();
+	if (ret)
+		return ret;
+
+	ret = mbr_hooks_init();
+	if (ret)
+		goto out_stop_workers;
+
+	ret = mbr_sysfs_init();
+	if (ret)
+		goto out_unhook;
+
+	pr_info("loaded, version %s, %u workers\n", mbr_version,
+		mbr_nr_workers);
+	return 0;
+
+out_unhook:
+	mbr_hooks_exit();
+out_stop_workers:
+	mbr_workers_exit();
+	return ret;
+}
+
+static void __exit mbr_exit(void)
+{
+	mbr_sysfs_remove_files();	/* no add, remove or write in flight */
+	mbr_hooks_exit();		/* nothing queues or unhashes now */
+	mbr_workers_exit();		/* no reclaim runs now */
+	mbr_groups_exit();		/* every group's directory is gone */
+	mbr_sysfs_exit();
+	rcu_barrier();			/* our kfree_rcu()s are done */
+	pr_info("unloaded\n");
+}
+
+module_init(mbr_init);
+module_exit(mbr_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("Background reclaim for memory cgroups");
+MODULE_VERSION(MBR_VERSION);

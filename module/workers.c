@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The background reclaim workers: int_sqrt(num_online_cpus()) + 1
+ * kernel threads sharing one FIFO of groups above their low watermark.
+ *
+ * Like kswapd, a worker reclaims a batch, then looks again: a group that
+ * is still above its high watermark goes back to the tail of the FIFO,
+ * so that every queued group gets a turn before any gets a second one.
+ * A group is on the FIFO at most once, and ->queued stays set while a
+ * worker has it, so two workers never reclaim the same group at once.
+ */
+#include <linux/freezer.h>
+#include <linux/kthread.h>
+#include <linux/page_counter.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/wait.h>
+
+#include "mbr.h"
+#include "mbr_trace.h"
+
+static struct task_struct **mbr_workers;
+static LIST_HEAD(mbr_fifo);		/* under mbr_lock */
+static DECLARE_WAIT_QUEUE_HEAD(mbr_wq);
+
+/**
+ * mbr_queue_group() - hand a group to the workers
+ * @g: the group
+ *
+ * Context: any but NMI; no locks of ours held.
+ */
+void mbr_queue_group(struct mbr_group *g)
+{
+	unsigned long flags;
+	bool added = false;
+
+	raw_spin_lock_irqsave(&mbr_lock, flags);
+	if (!g->queued && !g->dead && READ_ONCE(mbr_enabled)) {
+		list_add_tail(&g->fifo, &mbr_fifo);
+		WRITE_ONCE(g->queued, true);
+		atomic64_inc(&g->stats.wakeups);
+		added = true;
+	}
+	raw_spin_unlock_irqrestore(&mbr_lock, flags);
+	if (added)
+		wake_up(&mbr_wq);
+}
+
+/**
+ * mbr_drain_queue() - take every waiting group off the FIFO
+ *
+ * Used when background reclaim is switched off. A group a worker holds
+ * now is not requeued, as the worker checks mbr_enabled.
+ */
+void mbr_drain_queue(void)
+{
+	struct mbr_group *g, *tmp;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&mbr_lock, flags);
+	list_for_each_entry_safe(g, tmp, &mbr_fifo, fifo) {
+		list_del_init(&g->fifo);
+		WRITE_ONCE(g->queued, false);
+	}
+	raw_spin_unlock_irqrestore(&mbr_lock, flags);
+}
+
+/**
+ * mbr_current_is_worker() - is the current task one of our workers?
+ *
+ * Our own reclaim must not count as a direct reclaim stall.
+ */
+bool mbr_current_is_worker(void)
+{
+	unsigned int i;
+
+	if (!(current->flags & PF_KTHREAD) || !mbr_workers)
+		return false;
+	for (i = 0; i < mbr_nr_workers; i++)
+		if (READ_ONCE(mbr_workers[i]) == current)
+			return true;
+	return false;
+}
+
+/* The FIFO's head, with a reference; it stays ->queued. */
+static struct mbr_group *mbr_fifo_pop(void)
+{
+	struct mbr_group *g;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&mbr_lock, flags);
+	g = list_first_entry_or_null(&mbr_fifo, struct mbr_group, fifo);
+	if (g) {
+		list_del_init(&g->fifo);
+		kobject_get(&g->kobj);
+	}
+	raw_spin_unlock_irqrestore(&mbr_lock, flags);
+	return g;
+}
+
+/* End of a turn: back to the tail, or off the FIFO. */
+static void mbr_fifo_done(struct mbr_group *g, bool requeue)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&mbr_lock, flags);
+	if (requeue && g->queued && !g->dead && READ_ONCE(mbr_enabled))
+		list_add_tail(&g->fifo, &mbr_fifo);
+	else
+		WRITE_ONCE(g->queued, false);
+	raw_spin_unlock_irqrestore(&mbr_lock, flags);
+}
+
+static u64 mbr_usage_bytes(struct mem_cgroup *memcg)
+{
+	return (u64)page_counter_read(&memcg->memory) << PAGE_SHIFT;
+}
+
+/*
+ * One turn on one group: a batch of reclaim if it is still above its
+ * high watermark. Returns whether it should go back on the FIFO.
+ */
+static bool mbr_reclaim_turn(struct mbr_group *g, struct mem_cgroup *memcg)
+{
+	unsigned long requested, reclaimed;
+	struct mbr_marks marks;
+	u64 start_ns, start_cpu, usage;
+
+	marks = mbr_group_marks(g, memcg);
+	usage = mbr_usage_bytes(memcg);
+	if (usage <= marks.high || !READ_ONCE(mbr_enabled) ||
+	    test_bit(MBR_GROUP_UNRECLAIMABLE, &g->flags))
+		return false;
+
+	requested = READ_ONCE(mbr_batch_pages);
+	start_ns = ktime_get_ns();
+	start_cpu = current->se.sum_exec_runtime;
+	reclaimed = mbr_call_tfmcp(mbr_sym.try_to_free_mem_cgroup_pages,
+				   memcg, requested, GFP_KERNEL,
+				   MEMCG_RECLAIM_MAY_SWAP);
+	/* sum_exec_runtime is brought up to date when we are scheduled. */
+	cond_resched();
+	atomic64_add(current->se.sum_exec_runtime - start_cpu,
+		     &g->stats.reclaim_cpu_ns);
+	atomic64_inc(&g->stats.reclaim_runs);
+	atomic64_add(reclaimed, &g->stats.reclaimed_pages);
+	trace_reclaim(g->id, usage, marks.low, marks.high, requested,
+		      reclaimed, ktime_get_ns() - start_ns);
+
+	if (reclaimed) {
+		g->nr_noprogress = 0;
+	} else if (++g->nr_noprogress >= MBR_MAX_NOPROGRESS) {
+		/* Nothing reclaimable: wait for an uncharge (seed 8/9). */
+		g->nr_noprogress = 0;
+		mbr_group_backoff(g, mbr_memcg_limit(memcg));
+		return false;
+	}
+	marks = mbr_group_marks(g, memcg);
+	return mbr_usage_bytes(memcg) > marks.high;
+}
+
+static void mbr_work_on(struct mbr_group *g)
+{
+	struct mem_cgroup *memcg = NULL;
+	bool requeue = false;
+
+	/* ->memcg is valid under RCU while ->dead is clear (see mbr.h). */
+	rcu_read_lock();
+	if (!READ_ONCE(g->dead) && css_tryget_online(&g->memcg->css))
+		memcg = g->memcg;
+	rcu_read_unlock();
+
+	if (memcg) {
+		requeue = mbr_reclaim_turn(g, memcg);
+		css_put(&memcg->css);
+	}
+	mbr_fifo_done(g, requeue);
+}
+
+static int mbr_worker_fn(void *unused)
+{
+	struct mbr_group *g;
+
+	set_freezable();
+	while (!kthread_should_stop()) {
+		wait_event_freezable_exclusive(mbr_wq,
+					       kthread_should_stop() ||
+					       !list_empty_careful(&mbr_fifo));
+		g = mbr_fifo_pop();
+		if (!g)
+			continue;
+		mbr_work_on(g);
+		mbr_group_put(g);
+		cond_resched();
+	}
+	return 0;
+}
+
+static void mbr_stop_workers(unsigned int n)
+{
+	while (n--)
+		kthread_stop(mbr_workers[n]);
+}
+
+/**
+ * mbr_workers_init() - start the worker pool
+ *
+ * Return: 0 or a negative errno, with no worker left running.
+ */
+int mbr_workers_init(void)
+{
+	struct task_struct *t;
+	unsigned int i;
+
+	mbr_workers = kcalloc(mbr_nr_workers, sizeof(*mbr_workers), GFP_KERNEL);
+	if (!mbr_workers)
+		return -ENOMEM;
+	for (i = 0; i < mbr_nr_workers; i++) {
+		t = kthread_run(mbr_worker_fn, NULL, "memcg_bgrcl/%u", i);
+		if (IS_ERR(t)) {
+			pr_err("cannot start worker %u (%ld)\n", i, PTR_ERR(t));
+			mbr_stop_workers(i);
+			kfree(mbr_workers);
+			mbr_workers = NULL;
+			return PTR_ERR(t);
+		}
+		WRITE_ONCE(mbr_workers[i], t);
+	}
+	return 0;
+}
+
+/**
+ * mbr_workers_exit() - stop the pool; no worker runs after this returns
+ */
+void mbr_workers_exit(void)
+{
+	mbr_drain_queue();
+	mbr_stop_workers(mbr_nr_workers);
+	kfree(mbr_workers);
+	mbr_workers = NULL;
+}

@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * /sys/kernel/memcg_bgreclaim/cgroups/<id>/: one configured group.
+ */
+#include <linux/cgroup.h>
+#include <linux/kobject.h>
+#include <linux/slab.h>
+#include <linux/sysfs.h>
+
+#include "mbr.h"
+
+static struct mbr_group *to_group(struct kobject *kobj)
+{
+	return container_of(kobj, struct mbr_group, kobj);
+}
+
+static ssize_t path_show(struct kobject *kobj, struct kobj_attribute *attr,
+			 char *buf)
+{
+	struct mbr_group *g = to_group(kobj);
+	int len = -ENOENT;
+
+	/* Read live: a cgroup2 directory can be renamed. */
+	rcu_read_lock();
+	if (!READ_ONCE(g->dead))
+		len = cgroup_path(g->memcg->css.cgroup, buf, PAGE_SIZE - 1);
+	rcu_read_unlock();
+	if (len < 0)
+		return len;
+	if (len >= PAGE_SIZE - 1)
+		return -ENAMETOOLONG;
+	buf[len++] = '\n';
+	return len;
+}
+
+static ssize_t mbr_dist_show(struct mbr_group *g, bool high, char *buf)
+{
+	struct mbr_dist *d;
+	u64 val;
+
+	rcu_read_lock();
+	d = rcu_dereference(g->dist);
+	val = high ? d->high : d->low;
+	rcu_read_unlock();
+	return sysfs_emit(buf, "%llu\n", val);
+}
+
+static ssize_t mbr_dist_store(struct mbr_group *g, bool high, const char *buf,
+			      size_t count)
+{
+	u64 val;
+	int ret = mbr_parse_size(buf, count, &val);
+
+	if (ret)
+		return ret;
+	return mbr_group_set_dist(g, high, val) ?: count;
+}
+
+static ssize_t high_wmark_distance_show(struct kobject *kobj,
+					struct kobj_attribute *attr, char *buf)
+{
+	return mbr_dist_show(to_group(kobj), true, buf);
+}
+
+static ssize_t high_wmark_distance_store(struct kobject *kobj,
+					 struct kobj_attribute *attr,
+					 const char *buf, size_t count)
+{
+	return mbr_dist_store(to_group(kobj), true, buf, count);
+}
+
+static ssize_t low_wmark_distance_show(struct kobject *kobj,
+				       struct kobj_attribute *attr, char *buf)
+{
+	return mbr_dist_show(to_group(kobj), false, buf);
+}
+
+static ssize_t low_wmark_distance_store(struct kobject *kobj,
+					struct kobj_attribute *attr,
+					const char *buf, size_t count)
+{
+	return mbr_dist_store(to_group(kobj), false, buf, count);
+}
+
+static ssize_t reclaim_wmarks_show(struct kobject *kobj,
+				   struct kobj_attribute *attr, char *buf)
+{
+	struct mbr_group *g = to_group(kobj);
+	struct mbr_marks marks;
+
+	rcu_read_lock();
+	if (READ_ONCE(g->dead)) {
+		rcu_read_unlock();
+		return -ENOENT;
+	}
+	marks = mbr_group_marks(g, g->memcg);
+	rcu_read_unlock();
+	return sysfs_emit(buf, "low_wmark %llu\nhigh_wmark %llu\n", marks.low,
+			  marks.high);
+}
+
+static ssize_t stat_show(struct kobject *kobj, struct kobj_attribute *attr,
+			 char *buf)
+{
+	int len = 0;
+
+	mbr_stats_show(&to_group(kobj)->stats, buf, &len);
+	return len;
+}
+
+static struct kobj_attribute path_attr = __ATTR_RO(path);
+static struct kobj_attribute high_wmark_distance_attr =
+	__ATTR_RW(high_wmark_distance);
+static struct kobj_attribute low_wmark_distance_attr =
+	__ATTR_RW(low_wmark_distance);
+static struct kobj_attribute reclaim_wmarks_attr = __ATTR_RO(reclaim_wmarks);
+static struct kobj_attribute stat_attr = __ATTR_RO(stat);
+
+static struct attribute *mbr_group_attrs[] = {
+	&path_attr.attr,
+	&high_wmark_distance_attr.attr,
+	&low_wmark_distance_attr.attr,
+	&reclaim_wmarks_attr.attr,
+	&stat_attr.attr,
+	NULL,
+};
+ATTRIBUTE_GROUPS(mbr_group);
+
+/* The last reference is gone; hook readers may still hold it under RCU. */
+static void mbr_group_release(struct kobject *kobj)
+{
+	struct mbr_group *g = to_group(kobj);
+
+	struct mbr_dist *d = rcu_dereference_protected(g->dist, true);
+
+	kfree_rcu(d, rcu);
+	kfree_rcu(g, rcu);
+}
+
+struct kobj_type mbr_group_ktype = {
+	.release = mbr_group_release,
+	.sysfs_ops = &kobj_sysfs_ops,
+	.default_groups = mbr_group_groups,
+};

@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Host unit tests of the pure watermark logic (include/wmark.h): the
+ * seed patches' arithmetic and write rules, and the size parser.
+ * Output is TAP.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "wmark.h"
+
+static int nr_test, nr_fail;
+
+static void ok(int cond, const char *desc)
+{
+	nr_test++;
+	if (!cond)
+		nr_fail++;
+	printf("%sok %d - unit: %s\n", cond ? "" : "not ", nr_test, desc);
+}
+
+#define MiB (1ULL << 20)
+
+static int parse(const char *s, u64 *v)
+{
+	return mbr_parse_size(s, strlen(s), v);
+}
+
+static void test_seed_example(void)
+{
+	struct mbr_marks m = mbr_marks_compute(500 * MiB, 50 * MiB, 40 * MiB);
+
+	ok(m.low == 482344960ULL, "seed example low_wmark 482344960");
+	ok(m.high == 471859200ULL, "seed example high_wmark 471859200");
+}
+
+static void test_inactive(void)
+{
+	struct mbr_marks m;
+
+	m = mbr_marks_compute(500 * MiB, 0, 0);
+	ok(m.low == 500 * MiB && m.high == 500 * MiB,
+	   "no distances: both marks at the limit");
+	m = mbr_marks_compute(500 * MiB, 50 * MiB, 0);
+	ok(m.low == 500 * MiB && m.high == 500 * MiB,
+	   "high distance only: inactive, marks at the limit");
+	ok(!mbr_marks_active(50 * MiB, 0), "low distance 0 is inactive");
+	ok(!mbr_marks_active(0, 0), "high distance 0 is inactive");
+	ok(mbr_marks_active(50 * MiB, 40 * MiB), "both set is active");
+}
+
+static void test_clamp(void)
+{
+	/* limit lowered to 45M under distances 50M/40M */
+	struct mbr_marks m = mbr_marks_compute(45 * MiB, 50 * MiB, 40 * MiB);
+
+	ok(m.low == 5 * MiB, "low mark follows a lowered limit");
+	ok(m.high == 0, "high mark clamps at 0, no wrap-around");
+	m = mbr_marks_compute(30 * MiB, 50 * MiB, 40 * MiB);
+	ok(m.low == 0 && m.high == 0, "both marks clamp at 0");
+}
+
+static void test_rules(void)
+{
+	u64 lim = 500 * MiB;
+
+	ok(!mbr_check_high_dist(lim, 0, 50 * MiB), "high set first: ok");
+	ok(mbr_check_low_dist(lim, 0, 40 * MiB) == -EINVAL,
+	   "low before high: EINVAL");
+	ok(!mbr_check_low_dist(lim, 50 * MiB, 40 * MiB), "low below high: ok");
+	ok(mbr_check_low_dist(lim, 50 * MiB, 50 * MiB) == -EINVAL,
+	   "low == high: EINVAL");
+	ok(mbr_check_low_dist(lim, 50 * MiB, 60 * MiB) == -EINVAL,
+	   "low > high: EINVAL");
+	ok(mbr_check_high_dist(lim, 40 * MiB, 40 * MiB) == -EINVAL,
+	   "high == low: EINVAL");
+	ok(mbr_check_high_dist(lim, 40 * MiB, 30 * MiB) == -EINVAL,
+	   "high < low: EINVAL");
+	ok(mbr_check_high_dist(lim, 40 * MiB, 0) == -EINVAL,
+	   "high cleared before low: EINVAL");
+	ok(!mbr_check_low_dist(lim, 50 * MiB, 0), "low cleared: ok");
+	ok(!mbr_check_high_dist(lim, 0, 0), "high cleared after low: ok");
+	ok(mbr_check_high_dist(lim, 0, lim) == -EINVAL, "high == limit: EINVAL");
+	ok(mbr_check_high_dist(lim, 0, lim + 1) == -EINVAL,
+	   "high > limit: EINVAL");
+	ok(mbr_check_low_dist(lim, lim + 10, lim) == -EINVAL,
+	   "low == limit: EINVAL");
+	ok(!mbr_check_high_dist(lim, 0, lim - 1), "high just below limit: ok");
+}
+
+static void test_parse(void)
+{
+	u64 v = 0;
+
+	ok(!parse("40m", &v) && v == 40 * MiB, "40m");
+	ok(!parse("40M\n", &v) && v == 40 * MiB, "40M with newline");
+	ok(!parse("1G", &v) && v == 1ULL << 30, "1G");
+	ok(!parse("4096", &v) && v == 4096, "4096");
+	ok(!parse("0", &v) && v == 0, "0");
+	ok(!parse("3k", &v) && v == 3072, "3k");
+	ok(!parse("18446744073709551615", &v) && v == ~0ULL, "u64 max");
+	ok(!parse("15e", &v) && v == 15ULL << 60, "15e");
+	ok(parse("16e", &v) == -EINVAL, "16e overflows");
+	ok(parse("99999999999999999999", &v) == -EINVAL, "20 nines overflow");
+	ok(parse("18446744073709551616", &v) == -EINVAL, "u64 max + 1");
+	ok(parse("abc", &v) == -EINVAL, "abc");
+	ok(parse("-1", &v) == -EINVAL, "-1");
+	ok(parse("1x", &v) == -EINVAL, "1x");
+	ok(parse("", &v) == -EINVAL, "empty");
+	ok(parse("\n", &v) == -EINVAL, "newline only");
+	ok(parse("1mm", &v) == -EINVAL, "two suffixes");
+	ok(parse(" 1", &v) == -EINVAL, "leading space");
+	ok(parse("1 ", &v) == -EINVAL, "trailing space");
+	ok(parse("1\n\n", &v) == -EINVAL, "two newlines");
+	ok(parse("+1", &v) == -EINVAL, "plus sign");
+	ok(parse("0x10", &v) == -EINVAL, "hex");
+	ok(mbr_parse_size("12\0", 3, &v) == -EINVAL, "embedded NUL");
+}
+
+static void test_switch(void)
+{
+	bool b;
+
+	ok(!mbr_parse_switch("1", 1, &b) && b, "switch 1");
+	ok(!mbr_parse_switch("0\n", 2, &b) && !b, "switch 0 with newline");
+	ok(mbr_parse_switch("2", 1, &b) == -EINVAL, "switch 2");
+	ok(mbr_parse_switch("", 0, &b) == -EINVAL, "switch empty");
+	ok(mbr_parse_switch("10", 2, &b) == -EINVAL, "switch 10");
+}
+
+int main(void)
+{
+	test_seed_example();
+	test_inactive();
+	test_clamp();
+	test_rules();
+	test_parse();
+	test_switch();
+	printf("1..%d\n", nr_test);
+	return nr_fail != 0;
+}

@@ -1,0 +1,54 @@
+#!/bin/sh
+# Build the test initramfs for one kernel: busybox, the kernel modules the
+# tests need (with their dependencies, decompressed for busybox insmod),
+# the module under test, the static test helpers and the test cases.
+#
+# usage: mkinitramfs.sh KREL MODULE_KO HELPER_DIR OUT.cpio.gz
+set -eu
+krel=$1 ko=$2 helpers=$3 out=$4
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+moddir=/lib/modules/$krel
+root=$(mktemp -d)
+trap 'rm -rf "$root"' EXIT
+
+mkdir -p "$root/bin" "$root/sbin" "$root/proc" "$root/sys" "$root/dev" \
+	"$root/tmp" "$root/mnt" "$root/kmod" "$root/tests" "$root/etc"
+cp /bin/busybox "$root/bin/busybox"
+for t in sh mount mkdir cat echo; do ln -s busybox "$root/bin/$t"; done
+
+# Resolve the modules in load order, dependencies first, from modules.dep.
+deps() {
+	local path d
+	path=$(sed -n "s@^\(\([^:]*/\)\?$1\.ko[.a-z]*\):.*@\1@p" \
+		"$moddir/modules.dep" | head -n 1)
+	[ -n "$path" ] || return 0	# built in
+	for d in $(sed -n "s@^$path: *@@p" "$moddir/modules.dep"); do
+		deps "$(basename "$d" | sed 's/\.ko.*//')"
+	done
+	echo "$path"
+}
+: >"$root/kmod/order"
+# ext4 wants crc32c through the crypto API (a softdep, not in modules.dep).
+for m in virtio_pci virtio_blk crc32c_generic ext4 zram loop; do
+	for p in $(deps "$m"); do
+		name=$(basename "$p" | sed 's/\.ko.*//')
+		grep -qx "$name" "$root/kmod/order" && continue
+		case $p in
+		*.xz) xz -dc "$moddir/$p" >"$root/kmod/$name.ko" ;;
+		*.zst) zstd -qdc "$moddir/$p" >"$root/kmod/$name.ko" ;;
+		*) cp "$moddir/$p" "$root/kmod/$name.ko" ;;
+		esac
+		echo "$name" >>"$root/kmod/order"
+	done
+done
+
+cp "$ko" "$root/memcg_bgreclaim.ko"
+cp "$helpers"/* "$root/bin/"
+cp "$here/init" "$root/init"
+cp "$here/lib.sh" "$root/tests/lib.sh"
+cp "$top"/tests/cases/*.sh "$root/tests/"
+chmod +x "$root/init"
+echo "$krel" >"$root/etc/krel"
+
+(cd "$root" && find . | cpio -o -H newc --quiet) | gzip -1 >"$out"
