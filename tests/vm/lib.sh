@@ -8,9 +8,11 @@ MBR_SYSFS=/sys/kernel/memcg_bgreclaim
 MBR_KO=/memcg_bgreclaim.ko
 CG=/sys/fs/cgroup
 
-pass() { echo "ok - $MBR_CASE: $*"; }
-fail() { echo "not ok - $MBR_CASE: $*"; }
-skip() { echo "ok - $MBR_CASE: $* # SKIP"; }
+# One line per test point, whatever the description holds.
+oneline() { printf '%s' "$*" | tr '\n' '|'; }
+pass() { echo "ok - $MBR_CASE: $(oneline "$*")"; }
+fail() { echo "not ok - $MBR_CASE: $(oneline "$*")"; }
+skip() { echo "ok - $MBR_CASE: $(oneline "$*") # SKIP"; }
 diag() { echo "# $*"; }
 
 # check DESC COMMAND...: one test point from a command's exit status.
@@ -45,4 +47,75 @@ run_case() {
 	else
 		pass "kernel log clean"
 	fi
+}
+
+T=/sys/kernel/tracing
+
+# mkgroup NAME [MAX]: a cgroup below the root, memory.max set if given.
+mkgroup() {
+	mkdir -p "$CG/$1" || return 1
+	[ -z "${2:-}" ] || echo "$2" >"$CG/$1/memory.max"
+}
+
+# cgid NAME: the cgroup id (the directory's inode number).
+cgid() { stat -c %i "$CG/$1"; }
+
+# run_in NAME CMD...: run a command inside the cgroup.
+run_in() {
+	g=$1
+	shift
+	sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$CG/$g" "$@"
+}
+
+# grp_dir NAME: the module's directory of a configured group.
+grp_dir() { echo "$MBR_SYSFS/cgroups/$(cgid "$1")"; }
+
+# mbr_watch NAME HIGH_DIST LOW_DIST: configure a group's watermarks.
+mbr_watch() {
+	wr "$MBR_SYSFS/add" "$CG/$1" >/dev/null &&
+		wr "$(grp_dir "$1")/high_wmark_distance" "$2" >/dev/null &&
+		wr "$(grp_dir "$1")/low_wmark_distance" "$3" >/dev/null
+}
+
+# gstat NAME KEY: one counter of a configured group.
+gstat() { sed -n "s/^$2 //p" "$(grp_dir "$1")/stat"; }
+
+# mstat NAME KEY: one key of the cgroup's memory.stat.
+mstat() { sed -n "s/^$2 //p" "$CG/$1/memory.stat"; }
+
+# wmark NAME low|high: a watermark in bytes.
+wmark() { sed -n "s/^$2_wmark //p" "$(grp_dir "$1")/reclaim_wmarks"; }
+
+# Count direct reclaims per task with a histogram trigger on the
+# kernel's own memcg reclaim tracepoint, independent of the module.
+MBR_HIST='hist:keys=common_pid.execname:vals=hitcount'
+MBR_RECLAIM_EV=$T/events/vmscan/mm_vmscan_memcg_reclaim_begin
+trace_reclaims_start() { echo "$MBR_HIST" >"$MBR_RECLAIM_EV/trigger"; }
+trace_reclaims_stop() { echo "!$MBR_HIST" >"$MBR_RECLAIM_EV/trigger"; }
+# trace_reclaims COMM: events by tasks named COMM so far.
+trace_reclaims() {
+	grep "$1 *\[" "$MBR_RECLAIM_EV/hist" |
+		sed 's/.*hitcount: *\([0-9]*\).*/\1/' |
+		awk '{ s += $1 } END { print s + 0 }'
+}
+
+drop_caches() { sync && echo 3 >/proc/sys/vm/drop_caches; }
+
+# make_file PATH MiB: a file of MiB on the scratch ext4 disk, not cached.
+make_file() {
+	[ -f "$1" ] && [ "$(stat -c %s "$1")" = $(($2 << 20)) ] && return 0
+	dd if=/dev/zero of="$1" bs=1M count="$2" 2>/dev/null && drop_caches
+}
+
+# sample_usage NAME PID OUT: record memory.current every 20 ms while PID runs.
+sample_usage() {
+	while kill -0 "$2" 2>/dev/null; do
+		cat "$CG/$1/memory.current" >>"$3"
+		usleep 20000
+	done
+}
+
+# frac_le FILE LIMIT: percentage of the samples in FILE at or below LIMIT.
+frac_le() {
+	awk -v l="$2" '{ n++; if ($1 <= l) k++ } END { print n ? int(100 * k / n) : 0 }' "$1"
 }

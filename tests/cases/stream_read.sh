@@ -1,0 +1,50 @@
+# The seed's read experiment: stream a file 6x the group's limit through
+# it, without and with background reclaim. With the module the reader's
+# direct reclaims are at most 5% of the run without it.
+MB=${MBR_STREAM_MB:-768}
+PASSES=${MBR_STREAM_PASSES:-3}
+F=/mnt/stream.dat
+check "test file of ${MB} MiB" make_file $F $MB
+check "module loads" mbr_load
+mkgroup S 128M
+check "watch S (high 24m, low 12m)" mbr_watch S 24m 12m
+low=$(wmark S low)
+
+run() {	# run TAG: one streaming run, counted by the kernel's tracepoint
+	drop_caches
+	: >/tmp/usage.$1
+	trace_reclaims_start
+	run_in S stream $F $PASSES >/tmp/stream.$1 &
+	pid=$!
+	sample_usage S $pid /tmp/usage.$1
+	wait $pid
+	eval "traced_$1=$(trace_reclaims stream)"
+	trace_reclaims_stop
+}
+
+wr $MBR_SYSFS/enabled 0 >/dev/null
+d0=$(gstat S direct_reclaims)
+run off
+direct_off=$(($(gstat S direct_reclaims) - d0))
+diag "without background reclaim: direct reclaims traced=$traced_off module=$direct_off; $(cat /tmp/stream.off)"
+check "the baseline run stalls in direct reclaim" test "$traced_off" -gt 100
+diff=$((traced_off - direct_off))
+[ $diff -lt 0 ] && diff=$((-diff))
+check "module's direct_reclaims matches the kernel's tracepoint ($direct_off vs $traced_off)" \
+	test $((diff * 100)) -le $((traced_off + 200))
+
+wr $MBR_SYSFS/enabled 1 >/dev/null
+r0=$(gstat S reclaimed_pages)
+d0=$(gstat S direct_reclaims)
+run on
+direct_on=$(($(gstat S direct_reclaims) - d0))
+reclaimed=$(($(gstat S reclaimed_pages) - r0))
+below=$(frac_le /tmp/usage.on $low)
+diag "with background reclaim: direct reclaims traced=$traced_on module=$direct_on reclaimed_pages=$reclaimed usage<=low ${below}% of samples; $(cat /tmp/stream.on)"
+diag "stat: $(tr '\n' ' ' <$(grp_dir S)/stat)"
+check "direct reclaims <= 5% of the baseline ($traced_on vs $traced_off)" \
+	test $((traced_on * 100)) -le $((traced_off * 5))
+check "background reclaim freed pages ($reclaimed)" test "$reclaimed" -gt 0
+check "usage at or below the low mark most of the time (${below}%)" test "$below" -ge 50
+rmdir $CG/S
+check "module unloads" mbr_unload

@@ -1,0 +1,16 @@
+#!/bin/sh
+# Developer loop: build the module for one kernel and run some guest
+# cases in one VM.   usage: dev.sh KREL CPUS CASE[,CASE...]
+set -eu
+MBR_TOP=$(cd "$(dirname "$0")/../.." && pwd)
+MBR_BUILD=$MBR_TOP/build
+export MBR_TOP MBR_BUILD
+. "$MBR_TOP/tests/lib-host.sh"
+mkdir -p "$MBR_BUILD/helpers"
+for c in "$MBR_TOP"/tests/helpers/*.c; do
+	gcc -static -O2 -Wall -Werror -o "$MBR_BUILD/helpers/$(basename "$c" .c)" "$c"
+done
+ko=$(mbr_build_ko "$1") || { tail -n 30 "$MBR_BUILD/ko-$1/build.log"; exit 1; }
+grep -i warning "$MBR_BUILD/ko-$1/build.log" || true
+sh "$MBR_TOP/tests/vm/mkinitramfs.sh" "$1" "$ko" "$MBR_BUILD/helpers" "$MBR_BUILD/initrd-dev-$1.gz"
+MBR_DISK_MB=${MBR_DISK_MB:-3072} sh "$MBR_TOP/tests/vm/run.sh" "$1" "$MBR_BUILD/initrd-dev-$1.gz" "dev-$1" "$2" "$3"
