@@ -68,7 +68,7 @@ for krel in $(mbr_test_krels); do
 		continue
 	fi
 	list=$(echo $cases | tr ' ' ',')
-	MBR_DISK_MB=3072 sh "$MBR_TOP/tests/vm/run.sh" "$krel" "$initrd" "$krel-main" 2 "$list" |
+	MBR_DISK_MB=4096 sh "$MBR_TOP/tests/vm/run.sh" "$krel" "$initrd" "$krel-main" 2 "$list" |
 		sed "s/^\(\(not \)\?ok\) - /\1 - [$krel] /" | emit
 	if [ -z "${MBR_CASES:-}" ] || echo " $MBR_CASES " | grep -q ' nr_workers '; then
 		for cpus in 1 2 4 9; do

@@ -119,3 +119,15 @@ sample_usage() {
 frac_le() {
 	awk -v l="$2" '{ n++; if ($1 <= l) k++ } END { print n ? int(100 * k / n) : 0 }' "$1"
 }
+
+# rmgroup NAME...: rmdir, waiting up to 5 s for killed tasks to leave.
+rmgroup() {
+	for g in "$@"; do
+		i=0
+		while ! rmdir "$CG/$g" 2>/dev/null; do
+			[ $i -ge 50 ] && { rmdir "$CG/$g"; return 1; }
+			usleep 100000
+			i=$((i + 1))
+		done
+	done
+}
