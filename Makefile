@@ -34,3 +34,7 @@ unit:
 
 style:
 	sh tests/style.sh
+
+# The seed's experiments in a VM, without and with the module.
+demo:
+	sh tests/demo.sh

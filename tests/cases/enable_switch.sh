@@ -25,7 +25,7 @@ wr $MBR_SYSFS/enabled 1 >/dev/null
 sleep 2
 r2=$(gstat E reclaim_runs)
 check "reclaim resumes when re-enabled ($r1 -> $r2)" test "$r2" -gt "$r1"
-kill $pid
+killgroup E
 wait $pid 2>/dev/null
 rmgroup E
 check "module unloads" mbr_unload

@@ -131,3 +131,6 @@ rmgroup() {
 		done
 	done
 }
+
+# killgroup NAME: kill every task of a cgroup (cgroup.kill, 5.14+).
+killgroup() { echo 1 >"$CG/$1/cgroup.kill"; }

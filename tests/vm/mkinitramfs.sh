@@ -47,7 +47,7 @@ cp "$ko" "$root/memcg_bgreclaim.ko"
 cp "$helpers"/* "$root/bin/"
 cp "$here/init" "$root/init"
 cp "$here/lib.sh" "$root/tests/lib.sh"
-cp "$top"/tests/cases/*.sh "$root/tests/"
+cp "$top"/tests/cases/*.sh "$top"/tests/demo/*.sh "$root/tests/"
 chmod +x "$root/init"
 echo "$krel" >"$root/etc/krel"
 
