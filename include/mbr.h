@@ -14,6 +14,7 @@
 #include <linux/types.h>
 
 #include "compat.h"
+#include "fault.h"
 #include "wmark.h"
 
 /* Histogram of direct-reclaim stall times, upper bounds in ms. */

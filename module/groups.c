@@ -287,7 +287,7 @@ static struct mbr_group *mbr_group_alloc(struct mem_cgroup *memcg, u64 id)
 	struct mbr_group *g = kzalloc(sizeof(*g), GFP_KERNEL);
 	struct mbr_dist *d = kzalloc(sizeof(*d), GFP_KERNEL);
 
-	if (!g || !d) {
+	if (!g || !d || mbr_should_fail("group_alloc")) {
 		kfree(g);
 		kfree(d);
 		return NULL;
@@ -344,7 +344,8 @@ int mbr_group_add(const char *arg, size_t len)
 	rcu_read_unlock();
 	if (ret)
 		goto out_unlock;
-	ret = kobject_add(&g->kobj, mbr_cgroups_kobj, "%llu", id);
+	ret = mbr_should_fail("group_kobject") ? -ENOMEM :
+		kobject_add(&g->kobj, mbr_cgroups_kobj, "%llu", id);
 	if (ret)
 		goto out_unlock;
 
@@ -440,7 +441,8 @@ int mbr_group_set_dist(struct mbr_group *g, bool high, u64 val)
 	u64 limit;
 	int ret;
 
-	new = kmalloc(sizeof(*new), GFP_KERNEL);
+	new = mbr_should_fail("dist_alloc") ? NULL :
+		kmalloc(sizeof(*new), GFP_KERNEL);
 	if (!new)
 		return -ENOMEM;
 

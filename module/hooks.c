@@ -193,14 +193,16 @@ static int mbr_hook_one(struct mbr_hook *h)
 {
 	int ret;
 
-	ret = ftrace_set_filter(&h->ops, (unsigned char *)h->name,
-				strlen(h->name), 1);
+	ret = mbr_should_fail("ftrace_filter") ? -EINVAL :
+		ftrace_set_filter(&h->ops, (unsigned char *)h->name,
+				  strlen(h->name), 1);
 	if (ret) {
 		pr_err("cannot hook %s: not in available_filter_functions (%d)\n",
 		       h->name, ret);
 		return ret;
 	}
-	ret = register_ftrace_function(&h->ops);
+	ret = mbr_should_fail("ftrace_register") ? -EBUSY :
+		register_ftrace_function(&h->ops);
 	if (ret) {
 		pr_err("cannot hook %s: register_ftrace_function failed (%d)\n",
 		       h->name, ret);
@@ -222,7 +224,8 @@ int mbr_hooks_init(void)
 	int ret;
 
 	mbr_direct_probe.maxactive = max(64U, 8 * num_possible_cpus());
-	ret = register_kretprobe(&mbr_direct_probe);
+	ret = mbr_should_fail("kretprobe") ? -ENOMEM :
+		register_kretprobe(&mbr_direct_probe);
 	if (ret) {
 		pr_err("cannot probe try_to_free_mem_cgroup_pages (%d)\n", ret);
 		return ret;

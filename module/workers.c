@@ -212,11 +212,14 @@ int mbr_workers_init(void)
 	struct task_struct *t;
 	unsigned int i;
 
+	if (mbr_should_fail("workers_alloc"))
+		return -ENOMEM;
 	mbr_workers = kcalloc(mbr_nr_workers, sizeof(*mbr_workers), GFP_KERNEL);
 	if (!mbr_workers)
 		return -ENOMEM;
 	for (i = 0; i < mbr_nr_workers; i++) {
-		t = kthread_run(mbr_worker_fn, NULL, "memcg_bgrcl/%u", i);
+		t = mbr_should_fail("kthread") ? ERR_PTR(-ENOMEM) :
+			kthread_run(mbr_worker_fn, NULL, "memcg_bgrcl/%u", i);
 		if (IS_ERR(t)) {
 			pr_err("cannot start worker %u (%ld)\n", i, PTR_ERR(t));
 			mbr_stop_workers(i);

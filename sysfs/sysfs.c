@@ -146,16 +146,20 @@ int mbr_sysfs_init(void)
 {
 	int ret;
 
+	if (mbr_should_fail("sysfs_root"))
+		return -ENOMEM;
 	mbr_root_kobj = kobject_create_and_add("memcg_bgreclaim", kernel_kobj);
 	if (!mbr_root_kobj)
 		return -ENOMEM;
-	mbr_cgroups_kobj = kobject_create_and_add("cgroups", mbr_root_kobj);
+	mbr_cgroups_kobj = mbr_should_fail("sysfs_cgroups") ? NULL :
+		kobject_create_and_add("cgroups", mbr_root_kobj);
 	if (!mbr_cgroups_kobj) {
 		ret = -ENOMEM;
 		goto out_put_root;
 	}
 	mbr_groups_init(mbr_cgroups_kobj);
-	ret = sysfs_create_group(mbr_root_kobj, &mbr_root_group);
+	ret = mbr_should_fail("sysfs_files") ? -ENOMEM :
+		sysfs_create_group(mbr_root_kobj, &mbr_root_group);
 	if (ret)
 		goto out_put_cgroups;
 	return 0;

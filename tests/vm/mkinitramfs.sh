@@ -11,6 +11,7 @@ top=$(cd "$here/../.." && pwd)
 moddir=/lib/modules/$krel
 root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT
+chmod 755 "$root"	# the guest's /, traversed by the unprivileged tests too
 
 mkdir -p "$root/bin" "$root/sbin" "$root/proc" "$root/sys" "$root/dev" \
 	"$root/tmp" "$root/mnt" "$root/kmod" "$root/tests" "$root/etc"
@@ -44,6 +45,9 @@ for m in virtio_pci virtio_blk crc32c_generic ext4 zram loop; do
 done
 
 cp "$ko" "$root/memcg_bgreclaim.ko"
+# The fault-injection variant, when built beside it.
+fi_ko=${MBR_FI_KO:-}
+[ -n "$fi_ko" ] && cp "$fi_ko" "$root/memcg_bgreclaim_fi.ko"
 cp "$helpers"/* "$root/bin/"
 cp "$here/init" "$root/init"
 cp "$here/lib.sh" "$root/tests/lib.sh"

@@ -1,0 +1,60 @@
+# Every injected load-time failure (allocation, thread creation, hook,
+# kprobe, sysfs) fails insmod with a clean errno and leaves nothing
+# behind; injected failures during add and distance writes change
+# nothing. Uses the fault-injection build of the module.
+FI=/memcg_bgreclaim_fi.ko
+if [ ! -f $FI ]; then
+	fail "fault-injection module in the initramfs"
+	return 0
+fi
+leftovers() {	# what a failed load must not leave
+	n=0
+	[ -e $MBR_SYSFS ] && n=$((n + 1))
+	grep -q '^memcg_bgreclaim' /proc/modules && n=$((n + 1))
+	n=$((n + $(cat /proc/[0-9]*/comm 2>/dev/null | grep -c '^memcg_bgrcl/')))
+	n=$((n + $(grep -c -E '^(try_charge_memcg|uncharge_batch|mem_cgroup_css_offline|try_to_free_mem_cgroup_pages)\b' $T/enabled_functions)))
+	n=$((n + $(grep -c 'try_to_free_mem_cgroup_pages' /sys/kernel/debug/kprobes/list)))
+	echo $n
+}
+slab0=$(awk '/^Slab:/ { print $2 }' /proc/meminfo)
+for p in workers_alloc kthread:1 kthread:2 kretprobe ftrace_filter:1 \
+	ftrace_filter:2 ftrace_filter:3 ftrace_register:1 ftrace_register:3 \
+	sysfs_root sysfs_cgroups sysfs_files; do
+	point=${p%%:*}
+	nth=1
+	[ "$point" != "$p" ] && nth=${p#*:}
+	res=$(modload $FI "fail_at=$point fail_nth=$nth")
+	case $res in
+	ENOMEM | EBUSY | EINVAL) pass "load failing at $point#$nth: clean errno $res" ;;
+	*) fail "load failing at $point#$nth: clean errno (got $res)" ;;
+	esac
+	expect_eq "load failing at $point#$nth leaves nothing" "$(leftovers)" 0
+done
+# 30 failed loads in a row must not grow the kernel's memory by more
+# than noise (a leak of a kobject or a thread per load would show).
+i=0
+while [ $i -lt 30 ]; do modload $FI "fail_at=sysfs_files" >/dev/null; i=$((i + 1)); done
+slab1=$(awk '/^Slab:/ { print $2 }' /proc/meminfo)
+diag "Slab before ${slab0} kB, after 42 failed loads ${slab1} kB"
+check "no slab growth from failed loads ($slab0 -> $slab1 kB)" test $((slab1 - slab0)) -lt 2048
+
+# Failures inside add and distance writes.
+mkgroup F 64M
+expect_eq "fault variant loads" "$(modload $FI fail_at=group_alloc)" OK
+expect_eq "add with a failing allocation is ENOMEM" "$(wr $MBR_SYSFS/add $CG/F)" ENOMEM
+expect_eq "... and configures nothing" "$(ls $MBR_SYSFS/cgroups | wc -l)" 0
+expect_eq "the next add works" "$(wr $MBR_SYSFS/add $CG/F)" OK
+check "module unloads" mbr_unload
+expect_eq "fault variant loads" "$(modload $FI fail_at=group_kobject)" OK
+expect_eq "add with a failing kobject_add is ENOMEM" "$(wr $MBR_SYSFS/add $CG/F)" ENOMEM
+expect_eq "... and configures nothing" "$(sed -n 's/^groups //p' $MBR_SYSFS/stat)" 0
+expect_eq "the next add works" "$(wr $MBR_SYSFS/add $CG/F)" OK
+check "module unloads" mbr_unload
+expect_eq "fault variant loads" "$(modload $FI fail_at=dist_alloc)" OK
+wr $MBR_SYSFS/add $CG/F >/dev/null
+expect_eq "distance write with a failing allocation is ENOMEM" \
+	"$(wr $(grp_dir F)/high_wmark_distance 8m)" ENOMEM
+expect_eq "... and changes nothing" "$(cat $(grp_dir F)/high_wmark_distance)" 0
+expect_eq "the next write works" "$(wr $(grp_dir F)/high_wmark_distance 8m)" OK
+check "module unloads" mbr_unload
+rmdir $CG/F

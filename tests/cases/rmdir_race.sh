@@ -1,0 +1,44 @@
+# rmdir of a configured group while its background reclaim is in flight,
+# many times: no oops, no leak, no memcg kept alive.
+N=${MBR_RMDIR_ITERS:-200}
+F=/mnt/stream.dat
+check "test file" make_file $F ${MBR_STREAM_MB:-768}
+check "module loads" mbr_load
+mkgroup RD
+echo +memory >$CG/RD/cgroup.subtree_control
+bad=0
+inflight=0
+i=0
+while [ $i -lt $N ]; do
+	mkgroup RD/X 8M
+	mbr_watch RD/X 4m 2m || bad=$((bad + 1))
+	run_in RD/X stream $F 1 >/dev/null 2>&1 &
+	# wait for the first background reclaim turn, then pull the rug
+	j=0
+	while [ "$(gstat RD/X reclaim_runs 2>/dev/null || echo 0)" -lt 1 ] && [ $j -lt 100 ]; do
+		usleep 10000
+		j=$((j + 1))
+	done
+	[ $j -lt 100 ] && inflight=$((inflight + 1))
+	killgroup RD/X
+	rmgroup RD/X || bad=$((bad + 1))
+	wait
+	i=$((i + 1))
+done
+expect_eq "$N rmdirs of a reclaiming group succeeded" "$bad" 0
+diag "$inflight of $N rmdirs came after reclaim had started"
+check "most rmdirs raced with reclaim ($inflight/$N)" test $((inflight * 2)) -ge $N
+sleep 1
+expect_eq "module's group count back to 0" "$(sed -n 's/^groups //p' $MBR_SYSFS/stat)" 0
+expect_eq "no group directory left" "$(ls $MBR_SYSFS/cgroups | wc -l)" 0
+# Page cache charged to a removed cgroup keeps it dying until it is
+# reclaimed; once it is, nothing of ours may keep it.
+drop_caches
+i=0
+while [ "$(sed -n 's/^nr_dying_descendants //p' $CG/RD/cgroup.stat)" != 0 ] && [ $i -lt 100 ]; do
+	usleep 100000
+	i=$((i + 1))
+done
+expect_eq "nr_dying_descendants back to 0" "$(sed -n 's/^nr_dying_descendants //p' $CG/RD/cgroup.stat)" 0
+rmdir $CG/RD
+check "module unloads" mbr_unload

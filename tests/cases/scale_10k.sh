@@ -1,0 +1,63 @@
+# 10,000 configured groups: add them, run load on a sample, remove them
+# all. Reports memory per group and the time to add and remove.
+N=${MBR_SCALE_GROUPS:-10000}
+now_cs() { awk '{ printf "%d", $1 * 100 }' /proc/uptime; }
+slab_kb() { awk '/^Slab:/ { print $2 }' /proc/meminfo; }
+check "module loads" mbr_load
+mkgroup K
+echo +memory >$CG/K/cgroup.subtree_control
+i=0
+while [ $i -lt $N ]; do mkdir $CG/K/g$i; i=$((i + 1)); done
+sync
+echo 2 >/proc/sys/vm/drop_caches
+s0=$(slab_kb)
+t0=$(now_cs)
+i=0
+while [ $i -lt $N ]; do echo $CG/K/g$i >$MBR_SYSFS/add; i=$((i + 1)); done
+t1=$(now_cs)
+echo 2 >/proc/sys/vm/drop_caches
+s1=$(slab_kb)
+expect_eq "$N groups configured" "$(sed -n 's/^groups //p' $MBR_SYSFS/stat)" $N
+per=$((((s1 - s0) * 1024) / N))
+diag "add: $N groups in $(((t1 - t0) * 10)) ms ($(((t1 - t0) * 10000 / N)) us/group); slab +$((s1 - s0)) kB = $per bytes/group"
+check "memory per group <= 2 KiB ($per bytes; target 1 KiB)" test "$per" -le 2048
+
+# Load on a sample of 10 groups, with marks.
+mkdir -p /mnt/many
+for i in 0 1000 2000 3000 4000 5000 6000 7000 8000 9999; do
+	[ $i -lt $N ] || continue
+	f=/mnt/many/s$i
+	[ -f $f ] || dd if=/dev/zero of=$f bs=1M count=12 2>/dev/null
+	echo 4M >$CG/K/g$i/memory.max
+	d=$(grp_dir K/g$i)
+	wr $d/high_wmark_distance 2m >/dev/null
+	wr $d/low_wmark_distance 1m >/dev/null
+done
+drop_caches
+for i in 0 1000 2000 3000 4000 5000 6000 7000 8000 9999; do
+	[ $i -lt $N ] || continue
+	run_in K/g$i stream /mnt/many/s$i 2 >/dev/null &
+done
+wait
+ok_groups=0
+for i in 0 1000 2000 3000 4000 5000 6000 7000 8000 9999; do
+	[ $i -lt $N ] || continue
+	[ "$(gstat K/g$i reclaimed_pages)" -gt 0 ] && ok_groups=$((ok_groups + 1))
+done
+expect_eq "every loaded sample group got background reclaim" "$ok_groups" 10
+
+# Remove half through "remove", the rest by rmdir.
+t0=$(now_cs)
+i=0
+while [ $i -lt $((N / 2)) ]; do echo $CG/K/g$i >$MBR_SYSFS/remove; i=$((i + 1)); done
+t1=$(now_cs)
+diag "remove: $((N / 2)) groups in $(((t1 - t0) * 10)) ms"
+expect_eq "half removed" "$(sed -n 's/^groups //p' $MBR_SYSFS/stat)" $((N - N / 2))
+i=0
+while [ $i -lt $N ]; do rmdir $CG/K/g$i; i=$((i + 1)); done
+i=0
+while [ "$(ls $MBR_SYSFS/cgroups | wc -l)" != 0 ] && [ $i -lt 100 ]; do usleep 100000; i=$((i + 1)); done
+expect_eq "rmdir removed the rest" "$(sed -n 's/^groups //p' $MBR_SYSFS/stat)" 0
+expect_eq "no directory left" "$(ls $MBR_SYSFS/cgroups | wc -l)" 0
+rmdir $CG/K
+check "module unloads" mbr_unload
