@@ -361,10 +361,14 @@ int mbr_group_add(const char *arg, size_t len)
 		atomic_inc(&mbr_nr_groups);
 	}
 	raw_spin_unlock_irqrestore(&mbr_lock, flags);
-	if (ret)
+	mutex_unlock(&mbr_config_mutex);
+	if (ret)	/* outside the mutex, as in mbr_group_remove() */
 		kobject_del(&g->kobj);
+	goto out_put_group;
+
 out_unlock:
 	mutex_unlock(&mbr_config_mutex);
+out_put_group:
 	if (ret)
 		mbr_group_put(g);
 out_put_css:
@@ -419,9 +423,14 @@ int mbr_group_remove(const char *arg, size_t len)
 		raw_spin_unlock_irqrestore(&mbr_lock, flags);
 	}
 	rcu_read_unlock();
+	mutex_unlock(&mbr_config_mutex);
+	/*
+	 * Outside the mutex: kobject_del() waits for the group's files to
+	 * be idle, and a distance write in one of them may be waiting for
+	 * the mutex.
+	 */
 	if (unlinked)
 		mbr_group_destroy(g);
-	mutex_unlock(&mbr_config_mutex);
 	return unlinked ? 0 : -ENOENT;
 }
 
@@ -526,10 +535,10 @@ void mbr_groups_exit(void)
 		list_add_tail(&g->reap, &doomed);
 	}
 	raw_spin_unlock_irqrestore(&mbr_lock, flags);
+	mutex_unlock(&mbr_config_mutex);
 	while ((g = list_first_entry_or_null(&doomed, struct mbr_group,
 					     reap))) {
 		list_del_init(&g->reap);
 		mbr_group_destroy(g);
 	}
-	mutex_unlock(&mbr_config_mutex);
 }

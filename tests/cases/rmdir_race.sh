@@ -24,6 +24,7 @@ while [ $i -lt $N ]; do
 	rmgroup RD/X || bad=$((bad + 1))
 	wait
 	i=$((i + 1))
+	[ $((i % 50)) = 0 ] && diag "$i rmdirs, $inflight after reclaim started, $bad failed"
 done
 expect_eq "$N rmdirs of a reclaiming group succeeded" "$bad" 0
 diag "$inflight of $N rmdirs came after reclaim had started"

@@ -70,7 +70,7 @@ cgid() { stat -c %i "$CG/$1"; }
 
 # run_in NAME CMD...: run a command inside the cgroup.
 run_in() {
-	g=$1
+	local g=$1
 	shift
 	sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$CG/$g" "$@"
 }
@@ -130,12 +130,13 @@ frac_le() {
 
 # rmgroup NAME...: rmdir, waiting up to 5 s for killed tasks to leave.
 rmgroup() {
+	local g n
 	for g in "$@"; do
-		i=0
+		n=0
 		while ! rmdir "$CG/$g" 2>/dev/null; do
-			[ $i -ge 50 ] && { rmdir "$CG/$g"; return 1; }
+			[ $n -ge 50 ] && { rmdir "$CG/$g"; return 1; }
 			usleep 100000
-			i=$((i + 1))
+			n=$((n + 1))
 		done
 	done
 }
