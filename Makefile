@@ -38,3 +38,7 @@ style:
 # The seed's experiments in a VM, without and with the module.
 demo:
 	sh tests/demo.sh
+
+# Benchmarks against the stock kernel and the user-space alternatives.
+bench:
+	QUICK=$(QUICK) sh tests/bench.sh

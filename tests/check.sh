@@ -46,7 +46,7 @@ for c in "$MBR_TOP"/tests/helpers/*.c; do
 		echo "not ok - helpers: build $(basename "$c")" | emit
 done
 
-cases=${MBR_CASES:-$(cd "$MBR_TOP/tests/cases" && ls *.sh | sed 's/\.sh$//' | grep -v '^nr_workers$' | tr '\n' ' ')}
+cases=${MBR_CASES:-$(cd "$MBR_TOP/tests/cases" && ls *.sh | sed 's/\.sh$//' | grep -v -e '^nr_workers$' -e '^cpu_hotplug$' | tr '\n' ' ')}
 for krel in $(mbr_test_krels); do
 	ko=$(mbr_build_ko "$krel")
 	if [ -z "$ko" ]; then
@@ -62,6 +62,9 @@ for krel in $(mbr_test_krels); do
 
 	sh "$MBR_TOP/tests/dkms.sh" build "$krel" | emit
 
+	MBR_FI_KO=$(mbr_build_ko "$krel" fi) ||
+		echo "not ok - build[$krel]: fault-injection variant builds" | emit
+	export MBR_FI_KO
 	initrd=$MBR_BUILD/initrd-$krel.gz
 	if ! sh "$MBR_TOP/tests/vm/mkinitramfs.sh" "$krel" "$ko" "$MBR_BUILD/helpers" "$initrd"; then
 		echo "not ok - vm[$krel]: initramfs builds" | emit
@@ -75,6 +78,10 @@ for krel in $(mbr_test_krels); do
 			sh "$MBR_TOP/tests/vm/run.sh" "$krel" "$initrd" "$krel-cpu$cpus" "$cpus" nr_workers |
 				sed "s/^\(\(not \)\?ok\) - /\1 - [$krel cpus=$cpus] /" | emit
 		done
+	fi
+	if [ -z "${MBR_CASES:-}" ] || echo " $MBR_CASES " | grep -q ' cpu_hotplug '; then
+		MBR_DISK_MB=1024 sh "$MBR_TOP/tests/vm/run.sh" "$krel" "$initrd" "$krel-cpu4-hotplug" 4 cpu_hotplug |
+			sed "s/^\(\(not \)\?ok\) - /\1 - [$krel cpus=4] /" | emit
 	fi
 done
 

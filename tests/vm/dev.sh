@@ -14,5 +14,5 @@ ko=$(mbr_build_ko "$1") || { tail -n 30 "$MBR_BUILD/ko-$1/build.log"; exit 1; }
 grep -i warning "$MBR_BUILD/ko-$1/build.log" || true
 MBR_FI_KO=$(mbr_build_ko "$1" fi)
 export MBR_FI_KO
-sh "$MBR_TOP/tests/vm/mkinitramfs.sh" "$1" "$ko" "$MBR_BUILD/helpers" "$MBR_BUILD/initrd-dev-$1.gz"
-MBR_DISK_MB=${MBR_DISK_MB:-3072} sh "$MBR_TOP/tests/vm/run.sh" "$1" "$MBR_BUILD/initrd-dev-$1.gz" "dev-$1" "$2" "$3"
+sh "$MBR_TOP/tests/vm/mkinitramfs.sh" "$1" "$ko" "$MBR_BUILD/helpers" "$MBR_BUILD/initrd-dev${MBR_DEV_TAG:-}-$1.gz"
+MBR_DISK_MB=${MBR_DISK_MB:-3072} sh "$MBR_TOP/tests/vm/run.sh" "$1" "$MBR_BUILD/initrd-dev${MBR_DEV_TAG:-}-$1.gz" "dev${MBR_DEV_TAG:-}-$1" "$2" "$3"

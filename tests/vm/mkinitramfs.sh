@@ -51,7 +51,11 @@ fi_ko=${MBR_FI_KO:-}
 cp "$helpers"/* "$root/bin/"
 cp "$here/init" "$root/init"
 cp "$here/lib.sh" "$root/tests/lib.sh"
-cp "$top"/tests/cases/*.sh "$top"/tests/demo/*.sh "$root/tests/"
+cp "$top"/tests/cases/*.sh "$top"/tests/demo/*.sh "$top"/tests/bench/*.sh "$root/tests/"
+ln -s probe "$root/bin/chunks"
+ln -s probe "$root/bin/pfault"
+# Settings for the guest scripts (VAR=value lines), sourced by /init.
+[ -n "${MBR_GUEST_ENV:-}" ] && cp "$MBR_GUEST_ENV" "$root/etc/mbr.env"
 chmod +x "$root/init"
 echo "$krel" >"$root/etc/krel"
 

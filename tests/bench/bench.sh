@@ -1,0 +1,282 @@
+# make bench, guest side: every scenario side by side, in one boot, on
+# the same data. One "BENCH {json}" line per measured run.
+#
+# Contenders, all in group G (memory.max 128M, marks 24m/12m below it):
+#   stock     no background reclaim
+#   memhigh   memory.high at the low mark (the upstream way)
+#   userloop  a loop polling memory.current every 100 ms and writing
+#             memory.reclaim down to the high mark (senpai/Koordinator)
+#   bgreclaim memcg_bgreclaim with the same marks
+#   unlimited the same workload with no limit (the floor)
+# The module is loaded for every contender, with enabled=0 except for
+# bgreclaim, so that one observer times the stalls of all of them; the
+# stall counts come from the kernel's own memcg reclaim tracepoint.
+Q=${MBR_QUICK:-0}
+if [ "$Q" = 1 ]; then
+	READ_MB=256 PASSES=2 WRITE_MB=256 REPS=1 PROBE_S=6 ANON_MB=256
+	OVH_REPS=5 OVH_ITERS=8 SCALE="1 100 1000" FAIR_MB=48 SWEEP_MB=256
+else
+	READ_MB=768 PASSES=3 WRITE_MB=512 REPS=3 PROBE_S=20 ANON_MB=256
+	OVH_REPS=9 OVH_ITERS=16 SCALE="1 100 1000 10000" FAIR_MB=96 SWEEP_MB=384
+fi
+CONTENDERS="stock memhigh userloop bgreclaim unlimited"
+LIMIT_MB=128 HIGHD=24 LOWD=12
+HIGH_B=$(((LIMIT_MB - HIGHD) << 20))
+LOW_B=$(((LIMIT_MB - LOWD) << 20))
+F=/mnt/bench.dat
+
+json() {	# json k v k v ...: one flat JSON object
+	s=
+	while [ $# -ge 2 ]; do
+		case $2 in
+		'' | *[!0-9.-]*) v="\"$2\"" ;;
+		*) v=$2 ;;
+		esac
+		s="$s${s:+,}\"$1\":$v"
+		shift 2
+	done
+	echo "BENCH {\"kernel\":\"$(cat /etc/krel)\",$s}"
+}
+
+userloop() {	# the user-space agent: poll every 100 ms, reclaim to the high mark
+	while :; do
+		read -r cur <$CG/G/memory.current
+		[ "$cur" -gt $HIGH_B ] && echo $((cur - HIGH_B)) >$CG/G/memory.reclaim 2>/dev/null
+		usleep 100000
+	done
+}
+USERLOOP_PID=
+
+setup() {	# setup CONTENDER
+	mkgroup G
+	wr $MBR_SYSFS/add $CG/G >/dev/null
+	wr $MBR_SYSFS/enabled 0 >/dev/null
+	case $1 in
+	unlimited) ;;
+	*) echo ${LIMIT_MB}M >$CG/G/memory.max ;;
+	esac
+	case $1 in
+	memhigh) echo $LOW_B >$CG/G/memory.high ;;
+	userloop) userloop & USERLOOP_PID=$! ;;
+	bgreclaim)
+		wr $(grp_dir G)/high_wmark_distance ${HIGHD}m >/dev/null
+		wr $(grp_dir G)/low_wmark_distance ${LOWD}m >/dev/null
+		wr $MBR_SYSFS/enabled 1 >/dev/null
+		;;
+	esac
+}
+
+teardown() {
+	if [ -n "$USERLOOP_PID" ]; then
+		kill $USERLOOP_PID
+		wait $USERLOOP_PID 2>/dev/null
+		USERLOOP_PID=
+	fi
+	killgroup G 2>/dev/null
+	rmgroup G
+}
+
+cpu_ns_of() {	# utime+stime of a pid, in ns (USER_HZ 100)
+	[ -n "$1" ] && [ -d /proc/$1 ] || { echo 0; return; }
+	awk '{ print ($14 + $15) * 10000000 }' /proc/$1/stat
+}
+
+snap() {	# snap PREFIX: counters before/after a run
+	eval "${1}_scan=$(mstat G pgscan) ${1}_steal=$(mstat G pgsteal)"
+	eval "${1}_dns=$(gstat G direct_reclaim_ns) ${1}_bg=$(gstat G reclaimed_pages)"
+	eval "${1}_bgcpu=$(gstat G reclaim_cpu_ns) ${1}_ucpu=$(cpu_ns_of "$USERLOOP_PID")"
+}
+
+deltas() {	# the common metrics of one run, as json pairs
+	echo "direct_ns $((b_dns - a_dns)) pgscan $((b_scan - a_scan)) pgsteal $((b_steal - a_steal)) bg_pages $((b_bg - a_bg)) bg_cpu_ns $((b_bgcpu - a_bgcpu + b_ucpu - a_ucpu))"
+}
+
+# --- seed read and seed write --------------------------------------
+scen_read() {	# scen_read CONTENDER REP
+	drop_caches
+	snap a
+	trace_reclaims_start
+	run_in G stream $F $PASSES >/tmp/out
+	n=$(trace_reclaims stream)
+	trace_reclaims_stop
+	snap b
+	set -- "$1" "$2" $(cat /tmp/out)
+	json scenario read contender $1 rep $2 direct $n $(deltas) \
+		mbps $(awk -v b=$4 -v t=$6 'BEGIN { printf "%.1f", b / 1048576 / (t / 1e9) }')
+}
+
+scen_write() {
+	rm -f /mnt/bench-w.dat
+	drop_caches
+	snap a
+	trace_reclaims_start
+	run_in G timeit dd if=/dev/zero of=/mnt/bench-w.dat bs=1M count=$WRITE_MB 2>/tmp/out
+	n=$(trace_reclaims dd)
+	trace_reclaims_stop
+	snap b
+	t=$(sed -n 's/^real_ns \([0-9]*\).*/\1/p' /tmp/out)
+	json scenario write contender $1 rep $2 direct $n $(deltas) \
+		mbps $(awk -v m=$WRITE_MB -v t=$t 'BEGIN { printf "%.1f", m / (t / 1e9) }')
+	rm -f /mnt/bench-w.dat
+}
+
+# --- latency probe beside a streaming reader ------------------------
+scen_probe() {
+	drop_caches
+	run_in G stream $F 1000 >/dev/null 2>&1 &
+	sleep 1
+	snap a
+	trace_reclaims_start
+	run_in G probe $PROBE_S 1000 64 >/tmp/out
+	n=$(trace_reclaims probe)
+	trace_reclaims_stop
+	snap b
+	killgroup G
+	wait
+	set -- "$1" "$2" $(cat /tmp/out)
+	json scenario probe contender $1 rep $2 direct $n $(deltas) \
+		ops $4 p50_ns $6 p99_ns $8 p999_ns ${10} max_ns ${12}
+}
+
+# --- anonymous memory with zram swap --------------------------------
+scen_anon() {
+	snap a
+	trace_reclaims_start
+	run_in G chunks $ANON_MB 2 >/tmp/out
+	n=$(trace_reclaims chunks)
+	trace_reclaims_stop
+	snap b
+	set -- "$1" "$2" $(cat /tmp/out)
+	json scenario anon contender $1 rep $2 direct $n $(deltas) \
+		chunks $4 p50_ns $6 p99_ns $8 p999_ns ${10} max_ns ${12}
+}
+
+run_contenders() {	# run_contenders SCENARIO
+	rep=1
+	while [ $rep -le $REPS ]; do
+		for c in $CONTENDERS; do
+			setup $c
+			scen_$1 $c $rep
+			teardown
+		done
+		rep=$((rep + 1))
+	done
+}
+
+make_file $F $READ_MB
+mbr_load
+run_contenders read
+run_contenders write
+run_contenders probe
+echo 1G >/sys/block/zram0/disksize && mkswap /dev/zram0 >/dev/null && swapon /dev/zram0
+run_contenders anon
+swapoff /dev/zram0
+
+# --- reaction: low mark crossed -> first background reclaim ---------
+setup bgreclaim
+echo 16384 >$T/buffer_size_kb
+echo >$T/trace
+echo 1 >$T/events/memcg_bgreclaim/enable
+drop_caches
+run_in G stream $F 1 >/dev/null
+echo 0 >$T/events/memcg_bgreclaim/enable
+# wakeup at t0 for a group; its next reclaim event ends at t1 after ns
+awk '
+/ wakeup: / { split($0, a, "cgroup="); split(a[2], b, " "); ts = $0
+	sub(/.* ([0-9]+\.[0-9]+): wakeup:.*/, "", ts)
+	match($0, /[0-9]+\.[0-9]+: wakeup/); t = substr($0, RSTART, RLENGTH - 8)
+	if (!(b[1] in w)) w[b[1]] = t; next }
+/ reclaim: / { split($0, a, "cgroup="); split(a[2], b, " ")
+	if (!(b[1] in w)) next
+	match($0, /[0-9]+\.[0-9]+: reclaim/); t = substr($0, RSTART, RLENGTH - 9)
+	match($0, /ns=[0-9]+/); ns = substr($0, RSTART + 3, RLENGTH - 3)
+	d = (t - ns / 1e9 - w[b[1]]) * 1e6; if (d < 0) d = 0
+	print d; delete w[b[1]] }' $T/trace | sort -n >/tmp/react
+n=$(wc -l </tmp/react)
+p() { awk -v q=$1 -v n=$n 'NR == int(n * q) + 1 { print; exit }' /tmp/react; }
+json scenario reaction contender bgreclaim n $n p50_us "$(p 0.5)" p99_us "$(p 0.99)" max_us "$(tail -n 1 /tmp/react)"
+teardown
+
+# --- fairness: 8 groups under equal pressure ------------------------
+i=0
+while [ $i -lt 8 ]; do
+	make_file /mnt/fair$i $FAIR_MB
+	mkgroup F$i 32M
+	mbr_watch F$i 8m 4m
+	i=$((i + 1))
+done
+wr $MBR_SYSFS/enabled 1 >/dev/null
+drop_caches
+i=0
+while [ $i -lt 8 ]; do run_in F$i stream /mnt/fair$i 2 >/dev/null & i=$((i + 1)); done
+wait
+vals=
+i=0
+while [ $i -lt 8 ]; do vals="$vals $(gstat F$i reclaimed_pages)"; rmgroup F$i; i=$((i + 1)); done
+jain=$(echo $vals | awk '{ for (i = 1; i <= NF; i++) { s += $i; q += $i * $i } printf "%.4f", s * s / (NF * q) }')
+json scenario fairness contender bgreclaim groups 8 jain $jain reclaimed "$(echo $vals | tr ' ' '/')"
+
+# --- parameter sweep ------------------------------------------------
+for b in 64 256 1024 4096; do
+	setup bgreclaim
+	wr $MBR_SYSFS/batch_pages $b >/dev/null
+	PASSES_SAVE=$PASSES PASSES=1
+	scen_read bgreclaim 1 | sed "s/\"scenario\":\"read\"/\"scenario\":\"sweep\",\"batch_pages\":$b,\"check_pages\":32/"
+	PASSES=$PASSES_SAVE
+	teardown
+done
+wr $MBR_SYSFS/batch_pages 256 >/dev/null
+for c in 8 128 512; do
+	setup bgreclaim
+	wr $MBR_SYSFS/check_pages $c >/dev/null
+	PASSES_SAVE=$PASSES PASSES=1
+	scen_read bgreclaim 1 | sed "s/\"scenario\":\"read\"/\"scenario\":\"sweep\",\"batch_pages\":256,\"check_pages\":$c/"
+	PASSES=$PASSES_SAVE
+	teardown
+done
+wr $MBR_SYSFS/check_pages 32 >/dev/null
+mbr_unload
+
+# --- hook overhead: page-fault loop, module out / loaded / marks set -
+mkgroup O
+pf() { run_in O pfault $OVH_ITERS 64 | sed -n 's/^ns //p'; }
+rep=1
+while [ $rep -le $OVH_REPS ]; do
+	json scenario overhead contender none rep $rep ns $(pf)
+	mbr_load
+	json scenario overhead contender loaded rep $rep ns $(pf)
+	echo 4G >$CG/O/memory.max
+	mbr_watch O 24m 12m
+	json scenario overhead contender marks rep $rep ns $(pf)
+	mbr_unload
+	echo max >$CG/O/memory.max
+	rep=$((rep + 1))
+done
+
+# --- scale: hook overhead and memory per group, 1 .. 10,000 groups --
+mbr_load
+echo 4G >$CG/O/memory.max
+mbr_watch O 24m 12m
+mkgroup K
+echo +memory >$CG/K/cgroup.subtree_control
+have=0
+for n in $SCALE; do
+	while [ $have -lt $((n - 1)) ]; do mkdir $CG/K/g$have; have=$((have + 1)); done
+	echo 2 >/proc/sys/vm/drop_caches
+	s0=$(awk '/^Slab:/ { print $2 }' /proc/meminfo)
+	i=0
+	while [ $i -lt $((n - 1)) ]; do echo $CG/K/g$i >$MBR_SYSFS/add; i=$((i + 1)); done
+	echo 2 >/proc/sys/vm/drop_caches
+	s1=$(awk '/^Slab:/ { print $2 }' /proc/meminfo)
+	per=0
+	[ $n -gt 1 ] && per=$((((s1 - s0) * 1024) / (n - 1)))
+	r=1
+	while [ $r -le 3 ]; do
+		json scenario scale contender bgreclaim groups $n rep $r ns $(pf) bytes_per_group $per
+		r=$((r + 1))
+	done
+	i=0
+	while [ $i -lt $((n - 1)) ]; do echo $CG/K/g$i >$MBR_SYSFS/remove; i=$((i + 1)); done
+done
+mbr_unload
+pass "bench ran"

@@ -1,0 +1,186 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Turn the BENCH lines of make bench into results.json, bench.md and
+bench.svg (in the directory given). Every ratio is taken within one
+kernel's run: the same boot, the same data."""
+import json
+import statistics
+import sys
+from collections import defaultdict
+
+out = sys.argv[1]
+runs, notes = [], []
+for line in open(f"{out}/raw.txt"):
+    if line.startswith("BENCH "):
+        runs.append(json.loads(line[6:]))
+    elif line.startswith("#"):
+        notes.append(line[1:].strip())
+
+kernels = sorted({r["kernel"] for r in runs})
+CONT = ["stock", "memhigh", "userloop", "bgreclaim", "unlimited"]
+
+
+def sel(k, scen, **kw):
+    return [r for r in runs if r["kernel"] == k and r["scenario"] == scen
+            and all(r.get(a) == b for a, b in kw.items())]
+
+
+def med(rs, key):
+    v = [r[key] for r in rs if key in r and r[key] != ""]
+    return statistics.median(v) if v else None
+
+
+def spread(rs, key, scale=1, fmt="{:.0f}"):
+    v = [r[key] / scale for r in rs if key in r and r[key] != ""]
+    if not v:
+        return "-"
+    m = fmt.format(statistics.median(v))
+    if len(v) > 1:
+        m += f" ({fmt.format(min(v))}–{fmt.format(max(v))})"
+    return m
+
+
+def ratio(a, b):
+    return f"{a / b:.3f}" if a is not None and b else "-"
+
+
+agg = {}
+md = ["# memcg_bgreclaim benchmarks", ""]
+md.append("QEMU TCG (multi-threaded), 2 vCPUs, 1 GiB RAM, ext4 on virtio-blk; "
+          "group memory.max 128M, marks 24m/12m below it. Medians over the "
+          "repetitions, (min–max) where repeated. Ratios are within one run.")
+md += [f"- {n}" for n in notes]
+targets = []
+for k in kernels:
+    a = agg[k] = {}
+    md += ["", f"## {k}", ""]
+    for scen, title in (("read", "Seed read (stream a file through the group)"),
+                        ("write", "Seed write (dd)")):
+        md += [f"### {title}", "",
+               "| contender | direct reclaims | direct ms | pages scanned | pages stolen "
+               "| background pages | reclaim CPU ms | MB/s | MB/s vs stock | scanned vs stock |",
+               "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+        base = sel(k, scen, contender="stock")
+        for c in CONT:
+            rs = sel(k, scen, contender=c)
+            if not rs:
+                continue
+            a[f"{scen}/{c}"] = {x: med(rs, x) for x in
+                                ("direct", "direct_ns", "pgscan", "pgsteal",
+                                 "bg_pages", "bg_cpu_ns", "mbps")}
+            md.append(f"| {c} | {spread(rs, 'direct')} | {spread(rs, 'direct_ns', 1e6)} "
+                      f"| {spread(rs, 'pgscan')} | {spread(rs, 'pgsteal')} "
+                      f"| {spread(rs, 'bg_pages')} | {spread(rs, 'bg_cpu_ns', 1e6)} "
+                      f"| {spread(rs, 'mbps', 1, '{:.1f}')} "
+                      f"| {ratio(med(rs, 'mbps'), med(base, 'mbps'))} "
+                      f"| {ratio(med(rs, 'pgscan'), med(base, 'pgscan'))} |")
+        md.append("")
+    for scen, title, unit, sc in (("probe", "Latency probe (64 KiB map+touch every 1 ms beside a streaming reader)", "µs", 1e3),
+                                  ("anon", "Anonymous memory with zram swap (2x the limit in 2 MiB chunks)", "ms", 1e6)):
+        md += [f"### {title}", "",
+               f"| contender | p50 {unit} | p99 {unit} | p99.9 {unit} | max {unit} | p99.9 vs unlimited | p99.9 vs stock | direct reclaims |",
+               "|---|---:|---:|---:|---:|---:|---:|---:|"]
+        floor = sel(k, scen, contender="unlimited")
+        base = sel(k, scen, contender="stock")
+        for c in CONT:
+            rs = sel(k, scen, contender=c)
+            if not rs:
+                continue
+            a[f"{scen}/{c}"] = {x: med(rs, x) for x in ("p50_ns", "p99_ns", "p999_ns", "max_ns", "direct")}
+            md.append(f"| {c} | {spread(rs, 'p50_ns', sc, '{:.1f}')} | {spread(rs, 'p99_ns', sc, '{:.1f}')} "
+                      f"| {spread(rs, 'p999_ns', sc, '{:.1f}')} | {spread(rs, 'max_ns', sc, '{:.1f}')} "
+                      f"| {ratio(med(rs, 'p999_ns'), med(floor, 'p999_ns'))} "
+                      f"| {ratio(med(rs, 'p999_ns'), med(base, 'p999_ns'))} | {spread(rs, 'direct')} |")
+        md.append("")
+    md += ["### Hook overhead (page-fault loop in a group of its own)", "",
+           "| module | median ms | ratio vs not loaded |", "|---|---:|---:|"]
+    none = med(sel(k, "overhead", contender="none"), "ns")
+    for c, label in (("none", "not loaded"), ("loaded", "loaded, group without marks"),
+                     ("marks", "loaded, marks set but never reached")):
+        m = med(sel(k, "overhead", contender=c), "ns")
+        a[f"overhead/{c}"] = m
+        md.append(f"| {label} | {spread(sel(k, 'overhead', contender=c), 'ns', 1e6, '{:.1f}')} | {ratio(m, none)} |")
+    md += ["", "### Scale (configured groups)", "",
+           "| groups | page-fault loop ms | ratio vs 1 group | slab bytes per group |", "|---:|---:|---:|---:|"]
+    one = med(sel(k, "scale", groups=1), "ns")
+    for n in sorted({r["groups"] for r in sel(k, "scale")}):
+        rs = sel(k, "scale", groups=n)
+        a[f"scale/{n}"] = {"ns": med(rs, "ns"), "bytes_per_group": med(rs, "bytes_per_group")}
+        md.append(f"| {n} | {spread(rs, 'ns', 1e6, '{:.1f}')} | {ratio(med(rs, 'ns'), one)} | {med(rs, 'bytes_per_group') or '-'} |")
+    fair = sel(k, "fairness")
+    react = sel(k, "reaction")
+    a["fairness"] = fair[0]["jain"] if fair else None
+    a["reaction"] = react[0] if react else None
+    md += ["", "### Fairness and reaction", ""]
+    if fair:
+        md.append(f"- Jain's index of reclaimed pages over 8 groups under equal pressure: "
+                  f"**{fair[0]['jain']}** (pages {fair[0]['reclaimed']})")
+    if react:
+        r = react[0]
+        md.append(f"- Reaction, low mark crossed (wakeup) to first background reclaim starting: "
+                  f"p50 {r['p50_us']} µs, p99 {r['p99_us']} µs, max {r['max_us']} µs over {r['n']} wakeups")
+    md += ["", "### Parameter sweep (seed read, one pass)", "",
+           "| batch_pages | check_pages | direct reclaims | reclaim CPU ms | MB/s |", "|---:|---:|---:|---:|---:|"]
+    for r in sel(k, "sweep"):
+        md.append(f"| {r['batch_pages']} | {r['check_pages']} | {r['direct']} | {r['bg_cpu_ns'] / 1e6:.0f} | {r['mbps']} |")
+
+    # targets of the issue, measured
+    def g(key, field):
+        return (a.get(key) or {}).get(field)
+    rd, rs_ = g("read/bgreclaim", "direct"), g("read/stock", "direct")
+    wd, ws = g("write/bgreclaim", "direct"), g("write/stock", "direct")
+    t = [("read: direct reclaims 0", rd, rd == 0),
+         ("write: direct reclaims <= 1% of stock", f"{wd} vs {ws}", ws and wd is not None and wd <= 0.01 * ws),
+         ("read throughput >= 99% of stock", ratio(g("read/bgreclaim", "mbps"), g("read/stock", "mbps")),
+          g("read/stock", "mbps") and g("read/bgreclaim", "mbps") >= 0.99 * g("read/stock", "mbps")),
+         ("read pages scanned <= 1.2x stock", ratio(g("read/bgreclaim", "pgscan"), g("read/stock", "pgscan")),
+          g("read/stock", "pgscan") and g("read/bgreclaim", "pgscan") <= 1.2 * g("read/stock", "pgscan")),
+         ("probe p99.9 <= 1.5x unlimited", ratio(g("probe/bgreclaim", "p999_ns"), g("probe/unlimited", "p999_ns")),
+          g("probe/unlimited", "p999_ns") and g("probe/bgreclaim", "p999_ns") <= 1.5 * g("probe/unlimited", "p999_ns")),
+         ("hook overhead <= 1% without marks", ratio(a.get("overhead/loaded"), a.get("overhead/none")),
+          a.get("overhead/none") and a["overhead/loaded"] <= 1.01 * a["overhead/none"]),
+         ("hook overhead <= 2% with marks", ratio(a.get("overhead/marks"), a.get("overhead/none")),
+          a.get("overhead/none") and a["overhead/marks"] <= 1.02 * a["overhead/none"]),
+         ("fairness >= 0.95", a["fairness"], a["fairness"] is not None and float(a["fairness"]) >= 0.95),
+         ("reaction p99 <= 1 ms", react[0]["p99_us"] if react else None,
+          bool(react) and react[0]["p99_us"] != "" and float(react[0]["p99_us"]) <= 1000)]
+    for c in ("memhigh", "userloop"):
+        t.append((f"fewer direct reclaims than {c} (read)", f"{rd} vs {g('read/' + c, 'direct')}",
+                  g("read/" + c, "direct") is not None and rd is not None and rd <= g("read/" + c, "direct")))
+        t.append((f"lower probe p99.9 than {c}", f"{g('probe/bgreclaim', 'p999_ns')} vs {g('probe/' + c, 'p999_ns')} ns",
+                  g("probe/" + c, "p999_ns") and g("probe/bgreclaim", "p999_ns") <= g("probe/" + c, "p999_ns")))
+    per = [v["bytes_per_group"] for kk, v in a.items() if kk.startswith("scale/") and v["bytes_per_group"]]
+    t.append(("<= 1 KiB per group", max(per) if per else None, bool(per) and max(per) <= 1024))
+    md += ["", "### Targets", "", "| target | measured | met |", "|---|---|---|"]
+    for name, val, ok in t:
+        md.append(f"| {name} | {val} | {'yes' if ok else '**no**'} |")
+        targets.append({"kernel": k, "target": name, "measured": str(val), "met": bool(ok)})
+
+json.dump({"runs": runs, "aggregates": agg, "targets": targets, "notes": notes},
+          open(f"{out}/results.json", "w"), indent=1)
+open(f"{out}/bench.md", "w").write("\n".join(md) + "\n")
+
+# chart: per kernel, direct reclaims (read) and probe p99.9 per contender
+W, H, PW = 900, 300 * len(kernels) + 40, 400
+svg = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" font-family="sans-serif" font-size="12">',
+       '<rect width="100%" height="100%" fill="white"/>',
+       '<text x="10" y="20" font-size="15">memcg_bgreclaim vs alternatives (QEMU TCG, group limit 128M)</text>']
+colors = {"stock": "#888", "memhigh": "#e69f00", "userloop": "#56b4e9", "bgreclaim": "#009e73", "unlimited": "#cccccc"}
+for i, k in enumerate(kernels):
+    y0 = 40 + i * 300
+    for j, (key, title, sc, unit) in enumerate((("read", "direct reclaims, seed read", 1, ""),
+                                                 ("probe", "latency probe p99.9", 1e3, " µs"))):
+        x0 = 20 + j * (PW + 40)
+        field = "direct" if key == "read" else "p999_ns"
+        vals = [(c, (agg[k].get(f"{key}/{c}") or {}).get(field)) for c in CONT]
+        vals = [(c, v / sc) for c, v in vals if v is not None]
+        top = max([v for _, v in vals] + [1])
+        svg.append(f'<text x="{x0}" y="{y0 + 15}">{k}: {title}</text>')
+        for n, (c, v) in enumerate(vals):
+            h = 200 * v / top
+            x = x0 + 10 + n * 75
+            svg.append(f'<rect x="{x}" y="{y0 + 240 - h:.1f}" width="55" height="{h:.1f}" fill="{colors[c]}"/>')
+            svg.append(f'<text x="{x + 27}" y="{y0 + 235 - h:.1f}" text-anchor="middle">{v:.0f}{unit}</text>')
+            svg.append(f'<text x="{x + 27}" y="{y0 + 256}" text-anchor="middle">{c}</text>')
+svg.append("</svg>")
+open(f"{out}/bench.svg", "w").write("\n".join(svg) + "\n")
