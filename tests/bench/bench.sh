@@ -128,7 +128,7 @@ scen_probe() {
 	snap a
 	trace_reclaims_start
 	run_in G probe $PROBE_S 1000 64 >/tmp/out
-	n=$(trace_reclaims probe)
+	n=$(($(trace_reclaims probe) + $(trace_reclaims stream)))
 	trace_reclaims_stop
 	snap b
 	killgroup G
