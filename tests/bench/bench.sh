@@ -124,6 +124,7 @@ scen_write() {
 scen_probe() {
 	drop_caches
 	run_in G stream $F 1000 >/dev/null 2>&1 &
+	spid=$!
 	sleep 1
 	snap a
 	trace_reclaims_start
@@ -132,7 +133,7 @@ scen_probe() {
 	trace_reclaims_stop
 	snap b
 	killgroup G
-	wait
+	wait $spid	# not the user-space agent, which runs on
 	set -- "$1" "$2" $(cat /tmp/out)
 	json scenario probe contender $1 rep $2 direct $n $(deltas) \
 		ops $4 p50_ns $6 p99_ns $8 p999_ns ${10} max_ns ${12}
