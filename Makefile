@@ -6,7 +6,7 @@ KDIR ?= /lib/modules/$(KVER)/build
 PWD := $(shell pwd)
 MBR_VERSION := $(shell cat VERSION)
 
-.PHONY: all modules clean install dkms-install check unit vm-check style demo bench
+.PHONY: all modules clean install dkms-install check check-debug unit vm-check style demo bench
 
 all: modules
 
@@ -28,6 +28,10 @@ dkms-install:
 # Host unit tests, then the VM suite on every test kernel.
 check:
 	sh tests/check.sh
+
+# The VM suite on a KASAN + lockdep + kmemleak build of linux-source-6.12.
+check-debug:
+	MBR_DEBUG=1 sh tests/check.sh
 
 unit:
 	sh tests/unit.sh

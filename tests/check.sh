@@ -9,13 +9,16 @@
 #   checkpatch over the sources
 #
 # MBR_CASES="a b" limits the VM suite to those cases.
+# MBR_DEBUG=1 (make check-debug) runs the same suite on the debug kernel
+# of tests/debug/kernel.sh (KASAN, lockdep, kmemleak...) instead, built
+# from linux-source-6.12 once and cached; no DKMS build there.
 set -u
 MBR_TOP=$(cd "$(dirname "$0")/.." && pwd)
 MBR_BUILD=$MBR_TOP/build
 export MBR_TOP MBR_BUILD
 . "$MBR_TOP/tests/lib-host.sh"
 mkdir -p "$MBR_BUILD"
-TAP=$MBR_BUILD/check.tap
+TAP=$MBR_BUILD/check${MBR_DEBUG:+-debug}.tap
 : >"$TAP"
 
 # Number the TAP lines of a producer as they come, and keep them.
@@ -46,8 +49,60 @@ for c in "$MBR_TOP"/tests/helpers/*.c; do
 		echo "not ok - helpers: build $(basename "$c")" | emit
 done
 
+krels=$(mbr_test_krels)
+if [ -n "${MBR_DEBUG:-}" ]; then
+	stock=$(echo "$krels" | grep '^6\.12\.' | head -n 1)
+	echo "# check-debug: building the debug kernel (cached; the first build takes ~30 min)"
+	MBR_KDIR=$(sh "$MBR_TOP/tests/debug/kernel.sh" "$stock")
+	if [ -z "$MBR_KDIR" ]; then
+		echo "not ok - debug kernel builds" | emit
+		krels=
+	else
+		echo "ok - debug kernel builds" | emit
+		krels=$(make -s -C "$MBR_KDIR" kernelrelease)
+		MBR_KERNEL=$MBR_KDIR/arch/x86/boot/bzImage
+		# KASAN and lockdep under TCG: several times slower than stock.
+		MBR_TIMEOUT=${MBR_TIMEOUT:-10800}
+		# KASAN's shadow (1/8 of RAM), its quarantine and kmemleak's
+		# metadata: 10,000 cgroups do not fit the stock suite's 1 GiB.
+		MBR_MEM=${MBR_MEM:-2048}
+		export MBR_KDIR MBR_KERNEL MBR_TIMEOUT MBR_MEM
+	fi
+fi
+
+# The debug kernel is several times slower than stock, so its guests run
+# two at a time (a single-threaded TCG guest is one host thread) and
+# report in order once both are done.
+vm_start() {	# vm_start KREL INITRD TAG CPUS DISK_MB CASES
+	MBR_DISK_MB=$5 sh "$MBR_TOP/tests/vm/run.sh" "$1" "$2" "$1-$3" "$4" "$6" \
+		>"$MBR_BUILD/vm-$1-$3.tap" &
+}
+vm_report() {	# vm_report KREL TAG LABEL
+	sed "s/^\(\(not \)\?ok\) - /\1 - [$3] /" "$MBR_BUILD/vm-$1-$2.tap" | emit
+}
+debug_suite() {	# debug_suite KREL INITRD: the stock suite's guests, in pairs
+	odd=$(echo $cases | awk '{ for (i = 1; i <= NF; i += 2) printf "%s%s", (i > 1 ? "," : ""), $i }')
+	even=$(echo $cases | awk '{ for (i = 2; i <= NF; i += 2) printf "%s%s", (i > 2 ? "," : ""), $i }')
+	vm_start "$1" "$2" main-a 2 4096 "$odd"
+	[ -n "$even" ] && vm_start "$1" "$2" main-b 2 4096 "$even"
+	wait
+	vm_report "$1" main-a "$1"
+	[ -n "$even" ] && vm_report "$1" main-b "$1"
+	[ -n "${MBR_CASES:-}" ] && return 0
+	vm_start "$1" "$2" cpu1 1 0 nr_workers
+	vm_start "$1" "$2" cpu2 2 0 nr_workers
+	wait
+	vm_start "$1" "$2" cpu4 4 0 nr_workers
+	vm_start "$1" "$2" cpu9 9 0 nr_workers
+	wait
+	vm_start "$1" "$2" cpu4-hotplug 4 1024 cpu_hotplug
+	wait
+	for c in 1 2 4 9; do vm_report "$1" "cpu$c" "$1 cpus=$c"; done
+	vm_report "$1" cpu4-hotplug "$1 cpus=4"
+}
+
 cases=${MBR_CASES:-$(cd "$MBR_TOP/tests/cases" && ls *.sh | sed 's/\.sh$//' | grep -v -e '^nr_workers$' -e '^cpu_hotplug$' | tr '\n' ' ')}
-for krel in $(mbr_test_krels); do
+for krel in $krels; do
 	ko=$(mbr_build_ko "$krel")
 	if [ -z "$ko" ]; then
 		echo "not ok - build[$krel]: module builds" | emit
@@ -60,7 +115,7 @@ for krel in $(mbr_test_krels); do
 	echo "$r - build[$krel]: W=1 build has no warnings ($w)" | emit
 	grep -i 'warning' "$MBR_BUILD/ko-$krel/build.log" | head -n 20 | sed 's/^/#   /'
 
-	sh "$MBR_TOP/tests/dkms.sh" build "$krel" | emit
+	[ -z "${MBR_DEBUG:-}" ] && sh "$MBR_TOP/tests/dkms.sh" build "$krel" | emit
 
 	MBR_FI_KO=$(mbr_build_ko "$krel" fi) ||
 		echo "not ok - build[$krel]: fault-injection variant builds" | emit
@@ -68,6 +123,10 @@ for krel in $(mbr_test_krels); do
 	initrd=$MBR_BUILD/initrd-$krel.gz
 	if ! sh "$MBR_TOP/tests/vm/mkinitramfs.sh" "$krel" "$ko" "$MBR_BUILD/helpers" "$initrd"; then
 		echo "not ok - vm[$krel]: initramfs builds" | emit
+		continue
+	fi
+	if [ -n "${MBR_DEBUG:-}" ]; then
+		debug_suite "$krel" "$initrd"
 		continue
 	fi
 	list=$(echo $cases | tr ' ' ',')
@@ -85,7 +144,7 @@ for krel in $(mbr_test_krels); do
 	fi
 done
 
-sh "$MBR_TOP/tests/style.sh" | emit
+[ -z "${MBR_DEBUG:-}" ] && sh "$MBR_TOP/tests/style.sh" | emit
 
 pass=$(grep -c '^ok ' "$TAP")
 fail=$(grep -c '^not ok ' "$TAP")

@@ -9,6 +9,7 @@ mbr_test_krels() {
 # that builds for several kernels never share objects. Prints the path
 # of the stripped .ko; the compiler output is in $dir/build.log.
 # mbr_build_ko KREL [fi]: "fi" builds the fault-injection test variant.
+# MBR_KDIR: the kernel build tree, when not /lib/modules/KREL/build.
 mbr_build_ko() {
 	krel=$1
 	variant=${2:-}
@@ -16,7 +17,7 @@ mbr_build_ko() {
 	rm -rf "$dir"
 	mkdir -p "$dir"
 	(cd "$MBR_TOP" && cp -r Kbuild Makefile VERSION module sysfs include "$dir/")
-	make -C "/lib/modules/$krel/build" M="$dir" W=1 \
+	make -C "${MBR_KDIR:-/lib/modules/$krel/build}" M="$dir" W=1 \
 		MBR_FAULT_INJECT="$([ "$variant" = fi ] && echo 1)" \
 		MBR_VERSION="$(cat "$MBR_TOP/VERSION")" modules >"$dir/build.log" 2>&1 || return 1
 	strip --strip-debug -o "$dir/memcg_bgreclaim.stripped.ko" "$dir/memcg_bgreclaim.ko"

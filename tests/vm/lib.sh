@@ -28,11 +28,40 @@ expect_eq() {
 }
 
 # The kernel log lines that fail every case, whatever it tested.
-MBR_BAD_DMESG='BUG:|WARNING:|Oops|Call Trace|soft lockup|hard LOCKUP|hung task|blocked for more than|rcu_sched self-detected stall|rcu_preempt self-detected stall|RCU stall|rcu: INFO|general protection fault|kernel panic|list_add corruption|list_del corruption|refcount_t:|UBSAN|KASAN|kmemleak'
+MBR_BAD_DMESG='BUG:|WARNING:|Oops|Call Trace|soft lockup|hard LOCKUP|hung task|blocked for more than|rcu_sched self-detected stall|rcu_preempt self-detected stall|RCU stall|rcu: INFO|general protection fault|kernel panic|list_add corruption|list_del corruption|refcount_t:|UBSAN|KASAN|kmemleak|ODEBUG'
 
 mbr_load() { insmod "$MBR_KO" "$@"; }
 mbr_unload() { rmmod memcg_bgreclaim; }
 mbr_loaded() { grep -q '^memcg_bgreclaim ' /proc/modules; }
+
+# kmemleak (debug kernels only): a scan reports objects unreferenced for
+# more than 5 s, and an object is only reported after it stayed unchanged
+# over two scans; "clear" forgets the suspects reported so far.
+KMEMLEAK=/sys/kernel/debug/kmemleak
+kmemleak_scan() {
+	sleep 6
+	echo scan >"$KMEMLEAK" && echo scan >"$KMEMLEAK"
+}
+# Start from no suspects: what boot left behind is not a case's leak.
+kmemleak_begin() {
+	[ -w "$KMEMLEAK" ] || return 0
+	kmemleak_scan
+	diag "kmemleak: $(grep -c '^unreferenced object' "$KMEMLEAK") suspects from boot, cleared"
+	echo clear >"$KMEMLEAK"
+}
+# One test point: the case left no unreferenced object.
+kmemleak_check() {
+	[ -w "$KMEMLEAK" ] || return 0
+	kmemleak_scan
+	n=$(grep -c '^unreferenced object' "$KMEMLEAK")
+	if [ "$n" = 0 ]; then
+		pass "kmemleak finds no leak"
+	else
+		fail "kmemleak finds no leak ($n unreferenced objects)"
+		head -n 60 "$KMEMLEAK" | sed 's/^/#   /'
+	fi
+	echo clear >"$KMEMLEAK"
+}
 
 run_case() {
 	MBR_CASE=$1
@@ -40,6 +69,7 @@ run_case() {
 	diag "case $MBR_CASE"
 	(. "/tests/$MBR_CASE.sh") 2>&1
 	mbr_loaded && mbr_unload 2>/dev/null
+	kmemleak_check
 	pattern=$MBR_BAD_DMESG
 	# A case that provokes the OOM killer gets its report's stack dump
 	# (one "Call Trace" per "invoked oom-killer"); nothing else is waived.

@@ -31,18 +31,21 @@ deps() {
 }
 : >"$root/kmod/order"
 # ext4 wants crc32c through the crypto API (a softdep, not in modules.dep).
-for m in virtio_pci virtio_blk crc32c_generic ext4 zram loop; do
-	for p in $(deps "$m"); do
-		name=$(basename "$p" | sed 's/\.ko.*//')
-		grep -qx "$name" "$root/kmod/order" && continue
-		case $p in
-		*.xz) xz -dc "$moddir/$p" >"$root/kmod/$name.ko" ;;
-		*.zst) zstd -qdc "$moddir/$p" >"$root/kmod/$name.ko" ;;
-		*) cp "$moddir/$p" "$root/kmod/$name.ko" ;;
-		esac
-		echo "$name" >>"$root/kmod/order"
+# A kernel without modules.dep (the debug kernel) has them all built in.
+if [ -f "$moddir/modules.dep" ]; then
+	for m in virtio_pci virtio_blk crc32c_generic ext4 zram loop; do
+		for p in $(deps "$m"); do
+			name=$(basename "$p" | sed 's/\.ko.*//')
+			grep -qx "$name" "$root/kmod/order" && continue
+			case $p in
+			*.xz) xz -dc "$moddir/$p" >"$root/kmod/$name.ko" ;;
+			*.zst) zstd -qdc "$moddir/$p" >"$root/kmod/$name.ko" ;;
+			*) cp "$moddir/$p" "$root/kmod/$name.ko" ;;
+			esac
+			echo "$name" >>"$root/kmod/order"
+		done
 	done
-done
+fi
 
 cp "$ko" "$root/memcg_bgreclaim.ko"
 # The fault-injection variant, when built beside it.

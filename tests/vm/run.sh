@@ -5,7 +5,8 @@
 #
 # usage: run.sh KREL INITRAMFS TAG CPUS CASE[,CASE...]
 # env:   MBR_ACCEL (tcg,thread=single), MBR_MEM (1024), MBR_TIMEOUT (1500),
-#        MBR_OUT (build dir), MBR_DISK_MB (scratch ext4 disk, 0 = none)
+#        MBR_OUT (build dir), MBR_DISK_MB (scratch ext4 disk, 0 = none),
+#        MBR_KERNEL (the kernel image, when not /boot/vmlinuz-KREL)
 set -eu
 krel=$1 initrd=$2 tag=$3 cpus=$4 cases=$5
 out=${MBR_OUT:-build}
@@ -30,7 +31,7 @@ fi
 # shellcheck disable=SC2086
 timeout -k 10 "${MBR_TIMEOUT:-1500}" qemu-system-x86_64 \
 	-accel "$accel" -cpu max -smp "$cpus" -m "$mem" \
-	-kernel "/boot/vmlinuz-$krel" -initrd "$initrd" \
+	-kernel "${MBR_KERNEL:-/boot/vmlinuz-$krel}" -initrd "$initrd" \
 	-append "console=ttyS0 tsc=reliable panic=-1 oops=panic loglevel=7 mbr.cases=$cases" \
 	-display none -no-reboot -monitor none \
 	-serial "file:$console" -serial "file:$results" \
