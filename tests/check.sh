@@ -81,24 +81,28 @@ vm_report() {	# vm_report KREL TAG LABEL
 	sed "s/^\(\(not \)\?ok\) - /\1 - [$3] /" "$MBR_BUILD/vm-$1-$2.tap" | emit
 }
 debug_suite() {	# debug_suite KREL INITRD: the stock suite's guests, in pairs
-	odd=$(echo $cases | awk '{ for (i = 1; i <= NF; i += 2) printf "%s%s", (i > 1 ? "," : ""), $i }')
-	even=$(echo $cases | awk '{ for (i = 2; i <= NF; i += 2) printf "%s%s", (i > 2 ? "," : ""), $i }')
-	vm_start "$1" "$2" main-a 2 4096 "$odd"
+	main=$(echo $cases | tr ' ' '\n' | grep -v -e '^nr_workers$' -e '^cpu_hotplug$' | tr '\n' ' ')
+	odd=$(echo $main | awk '{ for (i = 1; i <= NF; i += 2) printf "%s%s", (i > 1 ? "," : ""), $i }')
+	even=$(echo $main | awk '{ for (i = 2; i <= NF; i += 2) printf "%s%s", (i > 2 ? "," : ""), $i }')
+	[ -n "$odd" ] && vm_start "$1" "$2" main-a 2 4096 "$odd"
 	[ -n "$even" ] && vm_start "$1" "$2" main-b 2 4096 "$even"
 	wait
-	vm_report "$1" main-a "$1"
+	[ -n "$odd" ] && vm_report "$1" main-a "$1"
 	[ -n "$even" ] && vm_report "$1" main-b "$1"
-	[ -n "${MBR_CASES:-}" ] && return 0
-	vm_start "$1" "$2" cpu1 1 0 nr_workers
-	vm_start "$1" "$2" cpu2 2 0 nr_workers
-	wait
-	vm_start "$1" "$2" cpu4 4 0 nr_workers
-	vm_start "$1" "$2" cpu9 9 0 nr_workers
-	wait
-	vm_start "$1" "$2" cpu4-hotplug 4 1024 cpu_hotplug
-	wait
-	for c in 1 2 4 9; do vm_report "$1" "cpu$c" "$1 cpus=$c"; done
-	vm_report "$1" cpu4-hotplug "$1 cpus=4"
+	if [ -z "${MBR_CASES:-}" ] || echo " $MBR_CASES " | grep -q ' nr_workers '; then
+		vm_start "$1" "$2" cpu1 1 0 nr_workers
+		vm_start "$1" "$2" cpu2 2 0 nr_workers
+		wait
+		vm_start "$1" "$2" cpu4 4 0 nr_workers
+		vm_start "$1" "$2" cpu9 9 0 nr_workers
+		wait
+		for c in 1 2 4 9; do vm_report "$1" "cpu$c" "$1 cpus=$c"; done
+	fi
+	if [ -z "${MBR_CASES:-}" ] || echo " $MBR_CASES " | grep -q ' cpu_hotplug '; then
+		vm_start "$1" "$2" cpu4-hotplug 4 1024 cpu_hotplug
+		wait
+		vm_report "$1" cpu4-hotplug "$1 cpus=4"
+	fi
 }
 
 cases=${MBR_CASES:-$(cd "$MBR_TOP/tests/cases" && ls *.sh | sed 's/\.sh$//' | grep -v -e '^nr_workers$' -e '^cpu_hotplug$' | tr '\n' ' ')}
