@@ -70,39 +70,63 @@ if [ -n "${MBR_DEBUG:-}" ]; then
 	fi
 fi
 
-# The debug kernel is several times slower than stock, so its guests run
-# two at a time (a single-threaded TCG guest is one host thread) and
-# report in order once both are done.
-vm_start() {	# vm_start KREL INITRD TAG CPUS DISK_MB CASES
-	MBR_DISK_MB=$5 sh "$MBR_TOP/tests/vm/run.sh" "$1" "$2" "$1-$3" "$4" "$6" \
-		>"$MBR_BUILD/vm-$1-$3.tap" &
-}
-vm_report() {	# vm_report KREL TAG LABEL
-	sed "s/^\(\(not \)\?ok\) - /\1 - [$3] /" "$MBR_BUILD/vm-$1-$2.tap" | emit
-}
-debug_suite() {	# debug_suite KREL INITRD: the stock suite's guests, in pairs
+# wanted CASE: the suite runs CASE (every case unless MBR_CASES names some).
+wanted() { [ -z "${MBR_CASES:-}" ] || echo " $MBR_CASES " | grep -q " $1 "; }
+
+# The guests of one kernel's suite, one "TAG CPUS DISK_MB CASES" line
+# each, in batches separated by "-": the main cases on 2 CPUs, the
+# worker count on 1, 2, 4 and 9 CPUs, hotplug on 4. The debug kernel is
+# several times slower than stock, so there the batches hold two guests
+# (a single-threaded TCG guest is one host thread) and the main cases
+# are split over two of them.
+vm_jobs() {
 	main=$(echo $cases | tr ' ' '\n' | grep -v -e '^nr_workers$' -e '^cpu_hotplug$' | tr '\n' ' ')
-	odd=$(echo $main | awk '{ for (i = 1; i <= NF; i += 2) printf "%s%s", (i > 1 ? "," : ""), $i }')
-	even=$(echo $main | awk '{ for (i = 2; i <= NF; i += 2) printf "%s%s", (i > 2 ? "," : ""), $i }')
-	[ -n "$odd" ] && vm_start "$1" "$2" main-a 2 4096 "$odd"
-	[ -n "$even" ] && vm_start "$1" "$2" main-b 2 4096 "$even"
-	wait
-	[ -n "$odd" ] && vm_report "$1" main-a "$1"
-	[ -n "$even" ] && vm_report "$1" main-b "$1"
-	if [ -z "${MBR_CASES:-}" ] || echo " $MBR_CASES " | grep -q ' nr_workers '; then
-		vm_start "$1" "$2" cpu1 1 0 nr_workers
-		vm_start "$1" "$2" cpu2 2 0 nr_workers
-		wait
-		vm_start "$1" "$2" cpu4 4 0 nr_workers
-		vm_start "$1" "$2" cpu9 9 0 nr_workers
-		wait
-		for c in 1 2 4 9; do vm_report "$1" "cpu$c" "$1 cpus=$c"; done
+	if [ -n "${MBR_DEBUG:-}" ]; then
+		a= b=
+		for c in $main; do
+			a="$a${a:+,}$c"
+			t=$a a=$b b=$t	# alternate: the next case goes to the other guest
+		done
+		[ -n "$b" ] && echo "main-a 2 4096 $b"
+		[ -n "$a" ] && echo "main-b 2 4096 $a"
+		pair=2
+	else
+		[ -n "$main" ] && echo "main 2 4096 $(echo $main | tr ' ' ',')"
+		pair=1
 	fi
-	if [ -z "${MBR_CASES:-}" ] || echo " $MBR_CASES " | grep -q ' cpu_hotplug '; then
-		vm_start "$1" "$2" cpu4-hotplug 4 1024 cpu_hotplug
-		wait
-		vm_report "$1" cpu4-hotplug "$1 cpus=4"
+	echo -
+	if wanted nr_workers; then
+		n=0
+		for c in 1 2 4 9; do
+			echo "cpu$c $c 0 nr_workers"
+			n=$((n + 1))
+			[ $((n % pair)) = 0 ] && echo -
+		done
 	fi
+	wanted cpu_hotplug && echo "cpu4-hotplug 4 1024 cpu_hotplug"
+	echo -
+}
+
+# vm_suite KREL INITRD: boot each batch of guests side by side, then
+# report their TAP lines in order, each labelled with the kernel (and
+# the CPU count where it is not the main guests' 2).
+vm_suite() {
+	batch=
+	vm_jobs | while read -r tag cpus disk list; do
+		if [ "$tag" != - ]; then
+			MBR_DISK_MB=$disk sh "$MBR_TOP/tests/vm/run.sh" "$1" "$2" "$1-$tag" "$cpus" "$list" \
+				</dev/null >"$MBR_BUILD/vm-$1-$tag.tap" &
+			batch="$batch $tag:$cpus"
+			continue
+		fi
+		wait
+		for job in $batch; do
+			label=$1
+			case $job in main*) ;; *) label="$1 cpus=${job#*:}" ;; esac
+			sed "s/^\(\(not \)\?ok\) - /\1 - [$label] /" "$MBR_BUILD/vm-$1-${job%:*}.tap"
+		done
+		batch=
+	done | emit
 }
 
 cases=${MBR_CASES:-$(cd "$MBR_TOP/tests/cases" && ls *.sh | sed 's/\.sh$//' | grep -v -e '^nr_workers$' -e '^cpu_hotplug$' | tr '\n' ' ')}
@@ -129,23 +153,7 @@ for krel in $krels; do
 		echo "not ok - vm[$krel]: initramfs builds" | emit
 		continue
 	fi
-	if [ -n "${MBR_DEBUG:-}" ]; then
-		debug_suite "$krel" "$initrd"
-		continue
-	fi
-	list=$(echo $cases | tr ' ' ',')
-	MBR_DISK_MB=4096 sh "$MBR_TOP/tests/vm/run.sh" "$krel" "$initrd" "$krel-main" 2 "$list" |
-		sed "s/^\(\(not \)\?ok\) - /\1 - [$krel] /" | emit
-	if [ -z "${MBR_CASES:-}" ] || echo " $MBR_CASES " | grep -q ' nr_workers '; then
-		for cpus in 1 2 4 9; do
-			sh "$MBR_TOP/tests/vm/run.sh" "$krel" "$initrd" "$krel-cpu$cpus" "$cpus" nr_workers |
-				sed "s/^\(\(not \)\?ok\) - /\1 - [$krel cpus=$cpus] /" | emit
-		done
-	fi
-	if [ -z "${MBR_CASES:-}" ] || echo " $MBR_CASES " | grep -q ' cpu_hotplug '; then
-		MBR_DISK_MB=1024 sh "$MBR_TOP/tests/vm/run.sh" "$krel" "$initrd" "$krel-cpu4-hotplug" 4 cpu_hotplug |
-			sed "s/^\(\(not \)\?ok\) - /\1 - [$krel cpus=4] /" | emit
-	fi
+	vm_suite "$krel" "$initrd"
 done
 
 [ -z "${MBR_DEBUG:-}" ] && sh "$MBR_TOP/tests/style.sh" | emit

@@ -22,7 +22,7 @@ per=$((((s1 - s0) * 1024) / N))
 diag "add: $N groups in $(((t1 - t0) * 10)) ms ($(((t1 - t0) * 10000 / N)) us/group); slab +$((s1 - s0)) kB = $per bytes/group"
 # Slab sizes mean nothing on a debug kernel: KASAN redzones every object
 # and kmemleak tracks each one in an object of its own.
-if [ -e /sys/kernel/debug/kmemleak ] ||
+if [ -e "$KMEMLEAK" ] ||
 	{ [ -f /proc/config.gz ] && zcat /proc/config.gz | grep -q '^CONFIG_KASAN=y'; }; then
 	skip "memory per group <= 3 KiB ($per bytes on a KASAN/kmemleak kernel)"
 else

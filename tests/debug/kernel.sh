@@ -17,15 +17,7 @@ log=$base/build.log
 mkdir -p "$base"
 
 # The kernel's build dependencies, installed only when missing.
-need=
-for p in linux-source-6.12 flex bison bc libelf-dev libssl-dev cpio; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || need="$need $p"
-done
-if [ -n "$need" ]; then
-	echo "kernel.sh: installing$need" >&2
-	# shellcheck disable=SC2086
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -q $need >&2
-fi
+sh "$top/tests/setup.sh" linux-source-6.12 flex bison bc libelf-dev libssl-dev cpio >&2
 [ -f "/boot/config-$stock" ] || { echo "kernel.sh: no /boot/config-$stock" >&2; exit 1; }
 
 # The cache key: the sources, the stock config and the recipe.
