@@ -14,6 +14,7 @@
 #include <linux/page_counter.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
+#include <uapi/linux/sched/types.h>
 #include <linux/wait.h>
 
 #include "mbr.h"
@@ -177,10 +178,33 @@ static void mbr_work_on(struct mbr_group *g)
 	mbr_fifo_done(g, requeue);
 }
 
+/*
+ * A worker is woken from the charge path of the very tasks it works for,
+ * often on the CPU they run on. As a SCHED_NORMAL task, the wakeup (with
+ * its sleeper credit) would preempt them at once, and the worker's turn
+ * would then delay the latency-sensitive task it exists to help. As
+ * SCHED_BATCH, it keeps its full share of CPU time but never preempts on
+ * wakeup: it takes an idle CPU at once, or waits for the running task's
+ * slice to end. Root may still change it (chrt, renice).
+ */
+static void mbr_worker_set_policy(void)
+{
+	struct sched_attr attr = {
+		.size		= sizeof(attr),
+		.sched_policy	= SCHED_BATCH,
+		.sched_nice	= 0,
+	};
+	int err = sched_setattr_nocheck(current, &attr);
+
+	if (err)
+		pr_warn_once("workers stay SCHED_NORMAL (%d)\n", err);
+}
+
 static int mbr_worker_fn(void *unused)
 {
 	struct mbr_group *g;
 
+	mbr_worker_set_policy();
 	set_freezable();
 	while (!kthread_should_stop()) {
 		wait_event_freezable_exclusive(mbr_wq,
