@@ -45,4 +45,4 @@ demo:
 
 # Benchmarks against the stock kernel and the user-space alternatives.
 bench:
-	QUICK=$(QUICK) sh tests/bench.sh
+	QUICK=$(QUICK) SCEN=$(SCEN) CONTENDERS=$(CONTENDERS) sh tests/bench.sh

@@ -19,11 +19,28 @@ else
 	READ_MB=768 PASSES=3 WRITE_MB=512 REPS=3 PROBE_S=20 ANON_MB=256
 	OVH_REPS=9 OVH_ITERS=16 SCALE="1 100 1000 10000" FAIR_MB=96 SWEEP_MB=384
 fi
-CONTENDERS="stock memhigh userloop bgreclaim unlimited"
+# The kernel command line can narrow a run (make bench SCEN=... CONTENDERS=...).
+cmdline_list() { sed -n "s/.*mbr\.$1=\([^ ]*\).*/\1/p" /proc/cmdline | tr , ' '; }
+SCENARIOS=$(cmdline_list scen)
+SCENARIOS=${SCENARIOS:-read write probe anon reaction fairness sweep overhead scale}
+CONTENDERS=$(cmdline_list contenders)
+CONTENDERS=${CONTENDERS:-stock memhigh userloop bgreclaim unlimited}
 LIMIT_MB=128 HIGHD=24 LOWD=12
 HIGH_B=$(((LIMIT_MB - HIGHD) << 20))
 LOW_B=$(((LIMIT_MB - LOWD) << 20))
 F=/mnt/bench.dat
+
+# One hist trigger for the whole boot, cleared before each run instead of
+# added and removed: each addition patches kernel text (a static call),
+# which multi-threaded TCG now and then gets wrong (see tests/bench.sh).
+trace_reclaims_start() {
+	if grep -q '^hist:keys=common_pid.execname' "$MBR_RECLAIM_EV/trigger"; then
+		echo "$MBR_HIST:clear" >>"$MBR_RECLAIM_EV/trigger"
+	else
+		echo "$MBR_HIST" >"$MBR_RECLAIM_EV/trigger"
+	fi
+}
+trace_reclaims_stop() { :; }
 
 json() {	# json k v k v ...: one flat JSON object
 	s=
@@ -164,120 +181,151 @@ run_contenders() {	# run_contenders SCENARIO
 	done
 }
 
-make_file $F $READ_MB
-mbr_load
-run_contenders read
-run_contenders write
-run_contenders probe
-echo 1G >/sys/block/zram0/disksize && mkswap /dev/zram0 >/dev/null && swapon /dev/zram0
-run_contenders anon
-swapoff /dev/zram0
+part_read() { make_file $F $READ_MB && run_contenders read; }
+part_write() { run_contenders write; }
+part_probe() { make_file $F $READ_MB && run_contenders probe; }
+part_anon() {
+	echo 1G >/sys/block/zram0/disksize && mkswap /dev/zram0 >/dev/null &&
+		swapon /dev/zram0
+	run_contenders anon
+	swapoff /dev/zram0
+	echo 1 >/sys/block/zram0/reset
+}
 
 # --- reaction: low mark crossed -> first background reclaim ---------
-setup bgreclaim
-echo 16384 >$T/buffer_size_kb
-echo >$T/trace
-echo 1 >$T/events/memcg_bgreclaim/enable
-drop_caches
-run_in G stream $F 1 >/dev/null
-echo 0 >$T/events/memcg_bgreclaim/enable
-# wakeup at t0 for a group; its next reclaim event ends at t1 after ns
-awk '
-/ wakeup: / { split($0, a, "cgroup="); split(a[2], b, " "); ts = $0
-	sub(/.* ([0-9]+\.[0-9]+): wakeup:.*/, "", ts)
-	match($0, /[0-9]+\.[0-9]+: wakeup/); t = substr($0, RSTART, RLENGTH - 8)
-	if (!(b[1] in w)) w[b[1]] = t; next }
-/ reclaim: / { split($0, a, "cgroup="); split(a[2], b, " ")
-	if (!(b[1] in w)) next
-	match($0, /[0-9]+\.[0-9]+: reclaim/); t = substr($0, RSTART, RLENGTH - 9)
-	match($0, /ns=[0-9]+/); ns = substr($0, RSTART + 3, RLENGTH - 3)
-	d = (t - ns / 1e9 - w[b[1]]) * 1e6; if (d < 0) d = 0
-	print d; delete w[b[1]] }' $T/trace | sort -n >/tmp/react
-n=$(wc -l </tmp/react)
-p() { awk -v q=$1 -v n=$n 'NR == int(n * q) + 1 { print; exit }' /tmp/react; }
-json scenario reaction contender bgreclaim n $n p50_us "$(p 0.5)" p99_us "$(p 0.99)" max_us "$(tail -n 1 /tmp/react)"
-teardown
+part_reaction() {
+	make_file $F $READ_MB
+	setup bgreclaim
+	echo 16384 >$T/buffer_size_kb
+	echo >$T/trace
+	echo 1 >$T/events/memcg_bgreclaim/enable
+	drop_caches
+	run_in G stream $F 1 >/dev/null
+	echo 0 >$T/events/memcg_bgreclaim/enable
+	# wakeup at t0 for a group; its next reclaim event ends at t1 after ns
+	awk '
+	/ wakeup: / { split($0, a, "cgroup="); split(a[2], b, " "); ts = $0
+		sub(/.* ([0-9]+\.[0-9]+): wakeup:.*/, "", ts)
+		match($0, /[0-9]+\.[0-9]+: wakeup/); t = substr($0, RSTART, RLENGTH - 8)
+		if (!(b[1] in w)) w[b[1]] = t; next }
+	/ reclaim: / { split($0, a, "cgroup="); split(a[2], b, " ")
+		if (!(b[1] in w)) next
+		match($0, /[0-9]+\.[0-9]+: reclaim/); t = substr($0, RSTART, RLENGTH - 9)
+		match($0, /ns=[0-9]+/); ns = substr($0, RSTART + 3, RLENGTH - 3)
+		d = (t - ns / 1e9 - w[b[1]]) * 1e6; if (d < 0) d = 0
+		print d; delete w[b[1]] }' $T/trace | sort -n >/tmp/react
+	n=$(wc -l </tmp/react)
+	p() { awk -v q=$1 -v n=$n 'NR == int(n * q) + 1 { print; exit }' /tmp/react; }
+	json scenario reaction contender bgreclaim n $n p50_us "$(p 0.5)" p99_us "$(p 0.99)" max_us "$(tail -n 1 /tmp/react)"
+	teardown
+}
 
 # --- fairness: 8 groups under equal pressure ------------------------
-i=0
-while [ $i -lt 8 ]; do
-	make_file /mnt/fair$i $FAIR_MB
-	mkgroup F$i 32M
-	mbr_watch F$i 8m 4m
-	i=$((i + 1))
-done
-wr $MBR_SYSFS/enabled 1 >/dev/null
-drop_caches
-i=0
-while [ $i -lt 8 ]; do run_in F$i stream /mnt/fair$i 2 >/dev/null & i=$((i + 1)); done
-wait
-vals=
-i=0
-while [ $i -lt 8 ]; do vals="$vals $(gstat F$i reclaimed_pages)"; rmgroup F$i; i=$((i + 1)); done
-jain=$(echo $vals | awk '{ for (i = 1; i <= NF; i++) { s += $i; q += $i * $i } printf "%.4f", s * s / (NF * q) }')
-json scenario fairness contender bgreclaim groups 8 jain $jain reclaimed "$(echo $vals | tr ' ' '/')"
+part_fairness() {
+	i=0
+	while [ $i -lt 8 ]; do
+		make_file /mnt/fair$i $FAIR_MB
+		mkgroup F$i 32M
+		mbr_watch F$i 8m 4m
+		i=$((i + 1))
+	done
+	wr $MBR_SYSFS/enabled 1 >/dev/null
+	drop_caches
+	i=0
+	while [ $i -lt 8 ]; do run_in F$i stream /mnt/fair$i 2 >/dev/null & i=$((i + 1)); done
+	wait
+	vals=
+	i=0
+	while [ $i -lt 8 ]; do vals="$vals $(gstat F$i reclaimed_pages)"; rmgroup F$i; i=$((i + 1)); done
+	jain=$(echo $vals | awk '{ for (i = 1; i <= NF; i++) { s += $i; q += $i * $i } printf "%.4f", s * s / (NF * q) }')
+	json scenario fairness contender bgreclaim groups 8 jain $jain reclaimed "$(echo $vals | tr ' ' '/')"
+	i=0
+	while [ $i -lt 8 ]; do rm -f /mnt/fair$i; i=$((i + 1)); done
+}
 
 # --- parameter sweep ------------------------------------------------
-for b in 64 256 1024 4096; do
-	setup bgreclaim
-	wr $MBR_SYSFS/batch_pages $b >/dev/null
-	PASSES_SAVE=$PASSES PASSES=1
-	scen_read bgreclaim 1 | sed "s/\"scenario\":\"read\"/\"scenario\":\"sweep\",\"batch_pages\":$b,\"check_pages\":32/"
-	PASSES=$PASSES_SAVE
-	teardown
-done
-wr $MBR_SYSFS/batch_pages 256 >/dev/null
-for c in 8 128 512; do
-	setup bgreclaim
-	wr $MBR_SYSFS/check_pages $c >/dev/null
-	PASSES_SAVE=$PASSES PASSES=1
-	scen_read bgreclaim 1 | sed "s/\"scenario\":\"read\"/\"scenario\":\"sweep\",\"batch_pages\":256,\"check_pages\":$c/"
-	PASSES=$PASSES_SAVE
-	teardown
-done
-wr $MBR_SYSFS/check_pages 32 >/dev/null
-mbr_unload
+part_sweep() {
+	make_file $F $READ_MB
+	for b in 64 256 1024 4096; do
+		setup bgreclaim
+		wr $MBR_SYSFS/batch_pages $b >/dev/null
+		PASSES_SAVE=$PASSES PASSES=1
+		scen_read bgreclaim 1 | sed "s/\"scenario\":\"read\"/\"scenario\":\"sweep\",\"batch_pages\":$b,\"check_pages\":32/"
+		PASSES=$PASSES_SAVE
+		teardown
+	done
+	wr $MBR_SYSFS/batch_pages 256 >/dev/null
+	for c in 8 128 512; do
+		setup bgreclaim
+		wr $MBR_SYSFS/check_pages $c >/dev/null
+		PASSES_SAVE=$PASSES PASSES=1
+		scen_read bgreclaim 1 | sed "s/\"scenario\":\"read\"/\"scenario\":\"sweep\",\"batch_pages\":256,\"check_pages\":$c/"
+		PASSES=$PASSES_SAVE
+		teardown
+	done
+	wr $MBR_SYSFS/check_pages 32 >/dev/null
+}
 
 # --- hook overhead: page-fault loop, module out / loaded / marks set -
-mkgroup O
 pf() { run_in O pfault $OVH_ITERS 64 | sed -n 's/^ns //p'; }
-rep=1
-while [ $rep -le $OVH_REPS ]; do
-	json scenario overhead contender none rep $rep ns $(pf)
-	mbr_load
-	json scenario overhead contender loaded rep $rep ns $(pf)
-	echo 4G >$CG/O/memory.max
-	mbr_watch O 24m 12m
-	json scenario overhead contender marks rep $rep ns $(pf)
+part_overhead() {
 	mbr_unload
-	echo max >$CG/O/memory.max
-	rep=$((rep + 1))
-done
+	mkgroup O
+	rep=1
+	while [ $rep -le $OVH_REPS ]; do
+		json scenario overhead contender none rep $rep ns $(pf)
+		mbr_load
+		json scenario overhead contender loaded rep $rep ns $(pf)
+		echo 4G >$CG/O/memory.max
+		mbr_watch O 24m 12m
+		json scenario overhead contender marks rep $rep ns $(pf)
+		mbr_unload
+		echo max >$CG/O/memory.max
+		rep=$((rep + 1))
+	done
+	rmgroup O
+	mbr_load
+}
 
 # --- scale: hook overhead and memory per group, 1 .. 10,000 groups --
-mbr_load
-echo 4G >$CG/O/memory.max
-mbr_watch O 24m 12m
-mkgroup K
-echo +memory >$CG/K/cgroup.subtree_control
-have=0
-for n in $SCALE; do
-	while [ $have -lt $((n - 1)) ]; do mkdir $CG/K/g$have; have=$((have + 1)); done
-	echo 2 >/proc/sys/vm/drop_caches
-	s0=$(awk '/^Slab:/ { print $2 }' /proc/meminfo)
-	i=0
-	while [ $i -lt $((n - 1)) ]; do echo $CG/K/g$i >$MBR_SYSFS/add; i=$((i + 1)); done
-	echo 2 >/proc/sys/vm/drop_caches
-	s1=$(awk '/^Slab:/ { print $2 }' /proc/meminfo)
-	per=0
-	[ $n -gt 1 ] && per=$((((s1 - s0) * 1024) / (n - 1)))
-	r=1
-	while [ $r -le 3 ]; do
-		json scenario scale contender bgreclaim groups $n rep $r ns $(pf) bytes_per_group $per
-		r=$((r + 1))
+part_scale() {
+	mkgroup O
+	echo 4G >$CG/O/memory.max
+	mbr_watch O 24m 12m
+	mkgroup K
+	echo +memory >$CG/K/cgroup.subtree_control
+	have=0
+	for n in $SCALE; do
+		while [ $have -lt $((n - 1)) ]; do mkdir $CG/K/g$have; have=$((have + 1)); done
+		echo 2 >/proc/sys/vm/drop_caches
+		s0=$(awk '/^Slab:/ { print $2 }' /proc/meminfo)
+		i=0
+		while [ $i -lt $((n - 1)) ]; do echo $CG/K/g$i >$MBR_SYSFS/add; i=$((i + 1)); done
+		echo 2 >/proc/sys/vm/drop_caches
+		s1=$(awk '/^Slab:/ { print $2 }' /proc/meminfo)
+		per=0
+		[ $n -gt 1 ] && per=$((((s1 - s0) * 1024) / (n - 1)))
+		r=1
+		while [ $r -le 3 ]; do
+			json scenario scale contender bgreclaim groups $n rep $r ns $(pf) bytes_per_group $per
+			r=$((r + 1))
+		done
+		i=0
+		while [ $i -lt $((n - 1)) ]; do echo $CG/K/g$i >$MBR_SYSFS/remove; i=$((i + 1)); done
 	done
 	i=0
-	while [ $i -lt $((n - 1)) ]; do echo $CG/K/g$i >$MBR_SYSFS/remove; i=$((i + 1)); done
+	while [ $i -lt $((have)) ]; do rmdir $CG/K/g$i; i=$((i + 1)); done
+	rmgroup K
+	wr $MBR_SYSFS/remove $CG/O >/dev/null
+	rmgroup O
+}
+
+diag "bench: scenarios $SCENARIOS; contenders $CONTENDERS"
+mbr_load
+for scen in $SCENARIOS; do
+	t0=$(date +%s)
+	part_$scen
+	diag "bench: $scen took $(($(date +%s) - t0)) s"
 done
 mbr_unload
 pass "bench ran"

@@ -6,7 +6,10 @@
 # usage: run.sh KREL INITRAMFS TAG CPUS CASE[,CASE...]
 # env:   MBR_ACCEL (tcg,thread=single), MBR_MEM (1024), MBR_TIMEOUT (1500),
 #        MBR_OUT (build dir), MBR_DISK_MB (scratch ext4 disk, 0 = none),
-#        MBR_KERNEL (the kernel image, when not /boot/vmlinuz-KREL)
+#        MBR_KERNEL (the kernel image, when not /boot/vmlinuz-KREL),
+#        MBR_APPEND (more kernel arguments), MBR_HANG_PATTERN (an ERE:
+#        stop the guest as soon as its console prints a match, and
+#        name the first matching line)
 set -eu
 krel=$1 initrd=$2 tag=$3 cpus=$4 cases=$5
 out=${MBR_OUT:-build}
@@ -17,6 +20,7 @@ mkdir -p "$out"
 console=$out/console-$tag.log
 results=$out/results-$tag.log
 : >"$results"
+: >"$console"	# an earlier boot's lines must not be taken for this one's
 
 disk_args=
 if [ "$disk_mb" -gt 0 ]; then
@@ -32,15 +36,33 @@ fi
 timeout -k 10 "${MBR_TIMEOUT:-1500}" qemu-system-x86_64 \
 	-accel "$accel" -cpu max -smp "$cpus" -m "$mem" \
 	-kernel "${MBR_KERNEL:-/boot/vmlinuz-$krel}" -initrd "$initrd" \
-	-append "console=ttyS0 tsc=reliable panic=-1 oops=panic loglevel=7 mbr.cases=$cases" \
+	-append "console=ttyS0 tsc=reliable panic=-1 oops=panic loglevel=7 mbr.cases=$cases ${MBR_APPEND:-}" \
 	-display none -no-reboot -monitor none \
 	-serial "file:$console" -serial "file:$results" \
-	$disk_args >"$out/qemu-$tag.log" 2>&1 || rc=$?
+	$disk_args >"$out/qemu-$tag.log" 2>&1 &
+qemu=$!
+hung=
+if [ -n "${MBR_HANG_PATTERN:-}" ]; then
+	# A wedged guest would otherwise only end at the timeout.
+	while kill -0 $qemu 2>/dev/null; do
+		if grep -Eq "$MBR_HANG_PATTERN" "$console" 2>/dev/null; then
+			hung=$(grep -Em 1 "$MBR_HANG_PATTERN" "$console" | tr -d '\r')
+			sleep 3	# the rest of the report (its stack traces)
+			kill $qemu
+			break
+		fi
+		sleep 5
+	done
+fi
+wait $qemu || rc=$?
+[ -z "${MBR_HANG_PATTERN:-}" ] || [ -n "$hung" ] ||
+	hung=$(grep -Em 1 "$MBR_HANG_PATTERN" "$console" | tr -d '\r')
 rc=${rc:-0}
 [ -n "${disk:-}" ] && rm -f "$disk"
 
 tr -d '\r' <"$results" | grep -v -e '^MBR-BEGIN' -e '^MBR-END' || true
 if ! grep -q '^MBR-END' "$results"; then
 	echo "not ok - vm[$tag]: guest ran to the end (qemu rc=$rc; see $console)"
+	[ -z "$hung" ] || echo "# vm[$tag]: console: $hung"
 	tail -n 30 "$console" | sed 's/^/#   /'
 fi
