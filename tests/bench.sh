@@ -19,10 +19,21 @@ echo "MBR_QUICK=${QUICK:-0}" >"$out/guest.env"
 parts=${SCEN:-"read,write,probe anon,reaction,fairness,sweep overhead,scale"}
 # Multi-threaded TCG can oops in its int3 emulation (ftrace text
 # patching), or leave a vCPU that never answers the patching IPI (a soft
-# lockup in text_poke_bp); the guest is stopped at once and the boot is
-# retried, and reported. Any other oops, panic or stall fails the bench.
+# lockup or RCU stall in text_poke_bp); the guest is stopped at once and
+# the boot is retried, and reported. Any other oops, panic or stall fails
+# the bench.
 MBR_HANG_PATTERN='Oops: |Kernel panic|soft lockup|hard LOCKUP|self-detected stall|blocked for more than'
 export MBR_HANG_PATTERN
+# tcg_fault LINE CONSOLE: is the guest's loss one of TCG's known faults?
+tcg_fault() {
+	case $1 in
+	*'Oops: int3'*) return 0 ;;
+	*'soft lockup'* | *'self-detected stall'*)
+		# a vCPU that never answered the text-patching IPI
+		grep -q 'text_poke_bp' "$2" ;;
+	*) return 1 ;;
+	esac
+}
 : >"$out/raw.txt"
 start=$(date +%s)
 for krel in $(mbr_test_krels); do
@@ -43,29 +54,14 @@ for krel in $(mbr_test_krels); do
 			grep '^# bench:' "$out/run-$tag.txt" >&2 || true
 			grep -q '^ok - bench: bench ran' "$out/run-$tag.txt" && break
 			why=$(sed -n 's/^# vm\[.*\]: console: //p' "$out/run-$tag.txt")
-			tcg=
-			case $why in
-			*'Oops: int3'*) tcg=1 ;;
-			*'soft lockup'* | *'self-detected stall'*)
-				# a vCPU that never answered the text-patching IPI
-				grep -q 'text_poke_bp' "$MBR_BUILD/console-$tag.log" && tcg=1 ;;
-			esac
-			case $tcg in
-			1) ;;
-			*)	# anything else is not TCG's doing: no retry
+			tcg_fault "$why" "$MBR_BUILD/console-$tag.log" && [ $try -lt 3 ] || {
 				echo "bench failed on $krel ($part)${why:+: $why}" >&2
 				tail -n 30 "$out/run-$tag.txt" >&2
 				exit 1
-				;;
-			esac
+			}
 			echo "# $krel ($part): guest lost to TCG on attempt $try: $why; retried" |
 				tee -a "$out/raw.txt" >&2
 			try=$((try + 1))
-			[ $try -le 3 ] || {
-				echo "bench failed on $krel ($part)" >&2
-				tail -n 20 "$out/run-$tag.txt" >&2
-				exit 1
-			}
 		done
 		grep '^BENCH ' "$out/run-$tag.txt" >>"$out/raw.txt"
 	done

@@ -14,10 +14,10 @@
 Q=${MBR_QUICK:-0}
 if [ "$Q" = 1 ]; then
 	READ_MB=256 PASSES=2 WRITE_MB=256 REPS=1 PROBE_S=6 ANON_MB=256
-	OVH_REPS=5 OVH_ITERS=8 SCALE="1 100 1000" FAIR_MB=48 SWEEP_MB=256
+	OVH_REPS=5 OVH_ITERS=8 SCALE="1 100 1000" FAIR_MB=48
 else
 	READ_MB=768 PASSES=3 WRITE_MB=512 REPS=3 PROBE_S=20 ANON_MB=256
-	OVH_REPS=9 OVH_ITERS=16 SCALE="1 100 1000 10000" FAIR_MB=96 SWEEP_MB=384
+	OVH_REPS=9 OVH_ITERS=16 SCALE="1 100 1000 10000" FAIR_MB=96
 fi
 # The kernel command line can narrow a run (make bench SCEN=... CONTENDERS=...).
 cmdline_list() { sed -n "s/.*mbr\.$1=\([^ ]*\).*/\1/p" /proc/cmdline | tr , ' '; }
@@ -244,25 +244,20 @@ part_fairness() {
 }
 
 # --- parameter sweep ------------------------------------------------
+sweep_point() {	# sweep_point BATCH_PAGES CHECK_PAGES: one pass of the seed read
+	setup bgreclaim
+	wr $MBR_SYSFS/batch_pages $1 >/dev/null
+	wr $MBR_SYSFS/check_pages $2 >/dev/null
+	PASSES_SAVE=$PASSES PASSES=1
+	scen_read bgreclaim 1 | sed "s/\"scenario\":\"read\"/\"scenario\":\"sweep\",\"batch_pages\":$1,\"check_pages\":$2/"
+	PASSES=$PASSES_SAVE
+	teardown
+}
 part_sweep() {
 	make_file $F $READ_MB
-	for b in 64 256 1024 4096; do
-		setup bgreclaim
-		wr $MBR_SYSFS/batch_pages $b >/dev/null
-		PASSES_SAVE=$PASSES PASSES=1
-		scen_read bgreclaim 1 | sed "s/\"scenario\":\"read\"/\"scenario\":\"sweep\",\"batch_pages\":$b,\"check_pages\":32/"
-		PASSES=$PASSES_SAVE
-		teardown
-	done
+	for b in 64 256 1024 4096; do sweep_point $b 32; done
+	for c in 8 128 512; do sweep_point 256 $c; done
 	wr $MBR_SYSFS/batch_pages 256 >/dev/null
-	for c in 8 128 512; do
-		setup bgreclaim
-		wr $MBR_SYSFS/check_pages $c >/dev/null
-		PASSES_SAVE=$PASSES PASSES=1
-		scen_read bgreclaim 1 | sed "s/\"scenario\":\"read\"/\"scenario\":\"sweep\",\"batch_pages\":256,\"check_pages\":$c/"
-		PASSES=$PASSES_SAVE
-		teardown
-	done
 	wr $MBR_SYSFS/check_pages 32 >/dev/null
 }
 

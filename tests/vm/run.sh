@@ -46,7 +46,6 @@ if [ -n "${MBR_HANG_PATTERN:-}" ]; then
 	# A wedged guest would otherwise only end at the timeout.
 	while kill -0 $qemu 2>/dev/null; do
 		if grep -Eq "$MBR_HANG_PATTERN" "$console" 2>/dev/null; then
-			hung=$(grep -Em 1 "$MBR_HANG_PATTERN" "$console" | tr -d '\r')
 			sleep 3	# the rest of the report (its stack traces)
 			kill $qemu
 			break
@@ -55,7 +54,7 @@ if [ -n "${MBR_HANG_PATTERN:-}" ]; then
 	done
 fi
 wait $qemu || rc=$?
-[ -z "${MBR_HANG_PATTERN:-}" ] || [ -n "$hung" ] ||
+[ -z "${MBR_HANG_PATTERN:-}" ] ||
 	hung=$(grep -Em 1 "$MBR_HANG_PATTERN" "$console" | tr -d '\r')
 rc=${rc:-0}
 [ -n "${disk:-}" ] && rm -f "$disk"
