@@ -11,54 +11,48 @@
 #include <linux/swap.h>
 #include <linux/ftrace.h>
 #include <linux/kprobes.h>
-#include <asm/cpufeature.h>
+#include <linux/static_call.h>
+
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 0, 0)
+#error "memcg_bgreclaim needs Linux 6.0 or later (reclaim_options flags)"
+#endif
 
 /*
- * try_to_free_mem_cgroup_pages() is not exported; we call it through a
- * pointer found by kallsyms. The pointer's type is taken from the
- * prototype in this very kernel's <linux/swap.h>, so a signature we did
- * not expect is a compile error rather than an oops in vmscan.
+ * Unexported functions are called only through the module's own static
+ * calls (symbols.c), which are direct calls only where the architecture
+ * patches them: with CONFIG_HAVE_STATIC_CALL (x86-64 since 5.10). The
+ * generic fallback is an indirect call through the key, which a CPU
+ * enforcing IBT faults on for a sealed function, so refuse to build.
+ */
+#ifndef CONFIG_HAVE_STATIC_CALL
+#error "memcg_bgreclaim needs CONFIG_HAVE_STATIC_CALL: it calls unexported functions only through direct static calls"
+#endif
+
+DECLARE_STATIC_CALL(mbr_try_to_free_mem_cgroup_pages,
+		    try_to_free_mem_cgroup_pages);
+
+/*
+ * try_to_free_mem_cgroup_pages(), whose key is typed from the prototype
+ * in this very kernel's <linux/swap.h>.
  *
  * 5.19/6.0: "mm: vmscan: make memcg reclaim take flags" turned the bool
  * may_swap into unsigned int reclaim_options (MEMCG_RECLAIM_MAY_SWAP).
  * 6.11: "mm: add swappiness= arg to memory.reclaim" appended
  * int *swappiness; NULL means the memcg's own vm.swappiness.
  */
-typedef typeof(&try_to_free_mem_cgroup_pages) mbr_tfmcp_fn;
-
-#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 0, 0)
-#error "memcg_bgreclaim needs Linux 6.0 or later (reclaim_options flags)"
-#endif
-
-static inline unsigned long mbr_call_tfmcp(mbr_tfmcp_fn fn,
-					   struct mem_cgroup *memcg,
+static inline unsigned long mbr_call_tfmcp(struct mem_cgroup *memcg,
 					   unsigned long nr_pages, gfp_t gfp,
 					   unsigned int reclaim_options)
 {
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 11, 0)
-	return fn(memcg, nr_pages, gfp, reclaim_options, NULL);
+	return static_call(mbr_try_to_free_mem_cgroup_pages)(memcg, nr_pages,
+							      gfp,
+							      reclaim_options,
+							      NULL);
 #else
-	return fn(memcg, nr_pages, gfp, reclaim_options);
-#endif
-}
-
-/*
- * Indirect Branch Tracking (5.18, CONFIG_X86_KERNEL_IBT; on in Debian's
- * 6.12, off in its 6.1): an indirect call must land on ENDBR64. kprobes
- * place a probe past a function's ENDBR (5.18: "x86/ibt,kprobes"), and
- * at boot the kernel seals (overwrites) the ENDBR of every function
- * whose address is never taken, so such a function cannot be called
- * through a pointer at all while IBT is enforced.
- */
-#define MBR_ENDBR64_INSN	0xfa1e0ff3U	/* f3 0f 1e fa, little endian */
-
-static inline bool mbr_ibt_enforced(void)
-{
-#ifdef X86_FEATURE_IBT
-	return IS_ENABLED(CONFIG_X86_KERNEL_IBT) &&
-	       cpu_feature_enabled(X86_FEATURE_IBT);
-#else
-	return false;
+	return static_call(mbr_try_to_free_mem_cgroup_pages)(memcg, nr_pages,
+							      gfp,
+							      reclaim_options);
 #endif
 }
 

@@ -80,12 +80,7 @@ extern unsigned int mbr_check_pages;
 extern unsigned int mbr_nr_workers;
 extern const char mbr_version[];
 
-/* symbols.c */
-struct mbr_symbols {
-	unsigned long (*kallsyms_lookup_name)(const char *name);
-	mbr_tfmcp_fn try_to_free_mem_cgroup_pages;
-};
-extern struct mbr_symbols mbr_sym;
+/* symbols.c (the static calls are declared in compat.h) */
 int mbr_symbols_init(const char *extra_required);
 
 /* groups.c */
@@ -112,6 +107,10 @@ void mbr_groups_sum(struct mbr_stats *sum, unsigned int *nr);
 void mbr_stats_show(const struct mbr_stats *st, char *buf, int *len);
 void mbr_stats_add(struct mbr_stats *sum, const struct mbr_stats *st);
 void mbr_stats_account_direct(struct mbr_stats *st, u64 ns);
+
+/* cgroup_arg.c */
+struct cgroup *mbr_cgroup_from_arg(const char *arg, size_t len);
+int mbr_cgroup_id_from_arg(const char *arg, size_t len, u64 *id);
 
 /* group_sysfs.c */
 extern struct kobj_type mbr_group_ktype;

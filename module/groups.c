@@ -6,9 +6,7 @@
  */
 #include <linux/cgroup.h>
 #include <linux/hashtable.h>
-#include <linux/magic.h>
 #include <linux/mutex.h>
-#include <linux/namei.h>
 #include <linux/page_counter.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
@@ -237,51 +235,6 @@ void mbr_group_offline(struct mem_cgroup *memcg)
 		schedule_work(&mbr_reap_work);
 }
 
-/* Trim one trailing newline; reject empty input and embedded NULs. */
-static char *mbr_dup_arg(const char *arg, size_t len)
-{
-	if (len && arg[len - 1] == '\n')
-		len--;
-	if (!len || len >= PATH_MAX || memchr(arg, '\0', len))
-		return ERR_PTR(-EINVAL);
-	return kmemdup_nul(arg, len, GFP_KERNEL) ?: ERR_PTR(-ENOMEM);
-}
-
-static bool mbr_is_id(const char *s)
-{
-	for (; *s; s++)
-		if (*s < '0' || *s > '9')
-			return false;
-	return true;
-}
-
-/*
- * A cgroup by id (its directory's inode number), by a path in a mounted
- * cgroup2 file system, or by a path relative to the cgroup2 root.
- */
-static struct cgroup *mbr_cgroup_get(const char *s)
-{
-	struct cgroup *cgrp = ERR_PTR(-ENOENT);
-	struct path path;
-	u64 id;
-
-	if (mbr_is_id(s)) {
-		if (kstrtou64(s, 10, &id))
-			return ERR_PTR(-EINVAL);
-		return cgroup_get_from_id(id);
-	}
-	if (s[0] != '/')
-		return ERR_PTR(-EINVAL);
-	if (!kern_path(s, LOOKUP_FOLLOW | LOOKUP_DIRECTORY, &path)) {
-		if (path.dentry->d_sb->s_magic == CGROUP2_SUPER_MAGIC)
-			cgrp = cgroup_get_from_id(d_inode(path.dentry)->i_ino);
-		path_put(&path);
-		if (!IS_ERR(cgrp))
-			return cgrp;
-	}
-	return cgroup_get_from_path(s);
-}
-
 static struct mbr_group *mbr_group_alloc(struct mem_cgroup *memcg, u64 id)
 {
 	struct mbr_group *g = kzalloc(sizeof(*g), GFP_KERNEL);
@@ -315,15 +268,10 @@ int mbr_group_add(const char *arg, size_t len)
 	struct mbr_group *g;
 	struct cgroup *cgrp;
 	unsigned long flags;
-	char *s;
 	u64 id;
 	int ret;
 
-	s = mbr_dup_arg(arg, len);
-	if (IS_ERR(s))
-		return PTR_ERR(s);
-	cgrp = mbr_cgroup_get(s);
-	kfree(s);
+	cgrp = mbr_cgroup_from_arg(arg, len);
 	if (IS_ERR(cgrp))
 		return PTR_ERR(cgrp);
 
@@ -391,28 +339,12 @@ int mbr_group_remove(const char *arg, size_t len)
 	struct mbr_group *g;
 	unsigned long flags;
 	bool unlinked = false;
-	char *s;
 	u64 id;
+	int ret;
 
-	s = mbr_dup_arg(arg, len);
-	if (IS_ERR(s))
-		return PTR_ERR(s);
-	if (mbr_is_id(s)) {
-		if (kstrtou64(s, 10, &id)) {
-			kfree(s);
-			return -EINVAL;
-		}
-	} else {
-		struct cgroup *cgrp = mbr_cgroup_get(s);
-
-		if (IS_ERR(cgrp)) {
-			kfree(s);
-			return PTR_ERR(cgrp);
-		}
-		id = cgroup_id(cgrp);
-		cgroup_put(cgrp);
-	}
-	kfree(s);
+	ret = mbr_cgroup_id_from_arg(arg, len, &id);
+	if (ret)
+		return ret;
 
 	mutex_lock(&mbr_config_mutex);
 	rcu_read_lock();

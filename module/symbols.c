@@ -1,60 +1,73 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Load-time resolution of the unexported kernel symbols the module uses.
+ * Load-time resolution of the unexported kernel functions the module
+ * calls, and the static calls through which it calls them.
  *
- * kallsyms_lookup_name() itself stopped being exported in 5.7, so its
- * address is taken from a kprobe planted on it (and removed at once);
- * every other symbol comes from one table resolved through it. A missing
+ * Every such function is called through a static call the module owns:
+ * the call sites are direct rel32 calls, patched to the resolved address
+ * when the key is updated (as kvm.ko does with its own static calls).
+ * Never through a pointer: on a kernel with CONFIG_X86_KERNEL_IBT the
+ * ENDBR of every function whose address is never taken is overwritten
+ * at boot ("sealed"), on every CPU, and an indirect call to such a
+ * function takes a #CP fault on a CPU that enforces IBT. Both functions
+ * below are sealed in Debian's 6.12. A direct call needs no ENDBR.
+ *
+ * kallsyms_lookup_name() stopped being exported in 5.7; its address is
+ * taken from a kprobe planted on it (and removed at once), and it is
+ * then called, like the others, through its own static call. A missing
  * symbol refuses the load with one line naming it.
  */
+#include <linux/kallsyms.h>
 #include <linux/kprobes.h>
 #include <linux/module.h>
+#include <linux/static_call.h>
 
 #include "mbr.h"
 
-struct mbr_symbols mbr_sym;
+/*
+ * The keys take their types from the kernel's own prototypes, so a
+ * changed signature is a compile error. Until updated they return 0:
+ * a lookup finds nothing, a reclaim turn frees nothing.
+ */
+DEFINE_STATIC_CALL_RET0(mbr_kallsyms_lookup_name, kallsyms_lookup_name);
+DEFINE_STATIC_CALL_RET0(mbr_try_to_free_mem_cgroup_pages,
+			try_to_free_mem_cgroup_pages);
 
 struct mbr_symbol {
 	const char *name;
-	void **addr;
-	bool called;	/* called through the pointer: must be IBT-safe */
+	struct static_call_key *key;
+	void *tramp;
 };
 
-static const struct mbr_symbol mbr_symbol_table[] = {
-	{ "try_to_free_mem_cgroup_pages",
-	  (void **)&mbr_sym.try_to_free_mem_cgroup_pages, true },
-};
-
-/*
- * A kprobe sits past the ENDBR64 of the function it probes; the
- * function itself starts at the ENDBR.
- */
-static unsigned long mbr_func_start(unsigned long addr)
-{
-	u32 insn;
-
-	if (copy_from_kernel_nofault(&insn, (void *)(addr - 4), sizeof(insn)))
-		return addr;
-	return insn == MBR_ENDBR64_INSN ? addr - 4 : addr;
+#define MBR_SYMBOL(sym) {						\
+	.name = #sym,							\
+	.key = &STATIC_CALL_KEY(mbr_##sym),				\
+	.tramp = STATIC_CALL_TRAMP_ADDR(mbr_##sym),			\
 }
 
-/*
- * With IBT enforced, an indirect call to a function without ENDBR64 (one
- * the kernel sealed at boot) takes a control-protection fault. Refuse
- * such a target instead of crashing later.
- */
-static int mbr_check_callable(const char *name, unsigned long addr)
-{
-	u32 insn;
+/* Resolved through kallsyms_lookup_name, in this order. */
+static const struct mbr_symbol mbr_symbol_table[] = {
+	MBR_SYMBOL(try_to_free_mem_cgroup_pages),
+};
 
-	if (!mbr_ibt_enforced())
+/*
+ * The start of the function that contains @addr, which must be @name.
+ * A kprobe on a function reports the address it probes: past the
+ * ENDBR64 of an IBT kernel, past the 4-byte NOP that replaced a sealed
+ * ENDBR (is_endbr() accepts both), or the start itself on a kernel
+ * without IBT. kallsyms knows the offset whatever the case.
+ */
+static unsigned long mbr_func_start(const char *name, unsigned long addr)
+{
+	char buf[KSYM_SYMBOL_LEN];
+	unsigned long off, size;
+	size_t len = strlen(name);
+
+	sprint_symbol(buf, addr);
+	if (strncmp(buf, name, len) || buf[len] != '+' ||
+	    sscanf(buf + len, "+%lx/%lx", &off, &size) != 2 || off >= size)
 		return 0;
-	if (!copy_from_kernel_nofault(&insn, (void *)addr, sizeof(insn)) &&
-	    insn == MBR_ENDBR64_INSN)
-		return 0;
-	pr_err("%s has no ENDBR64 (sealed by IBT); cannot call it safely, boot with ibt=off to use this module\n",
-	       name);
-	return -ENOEXEC;
+	return addr - off;
 }
 
 static int mbr_find_kallsyms(void)
@@ -69,38 +82,41 @@ static int mbr_find_kallsyms(void)
 		       ret);
 		return ret;
 	}
-	addr = mbr_func_start((unsigned long)kp.addr);
+	addr = mbr_func_start(kp.symbol_name, (unsigned long)kp.addr);
 	unregister_kprobe(&kp);
-
-	ret = mbr_check_callable("kallsyms_lookup_name", addr);
-	if (ret)
-		return ret;
-	mbr_sym.kallsyms_lookup_name = (void *)addr;
+	if (!addr) {
+		pr_err("cannot resolve kallsyms_lookup_name: kprobe address %pS is not in it\n",
+		       kp.addr);
+		return -ENOENT;
+	}
+	static_call_update(mbr_kallsyms_lookup_name,
+			   (typeof(&kallsyms_lookup_name))addr);
 	return 0;
 }
 
-static int mbr_resolve_one(const char *name, void **addr, bool called)
+static int mbr_resolve_one(const char *name, struct static_call_key *key,
+			   void *tramp)
 {
-	unsigned long a = mbr_sym.kallsyms_lookup_name(name);
+	unsigned long a = static_call(mbr_kallsyms_lookup_name)(name);
 
 	if (!a) {
 		pr_err("cannot resolve %s: symbol not found, refusing to load\n",
 		       name);
 		return -ENOENT;
 	}
-	if (called) {
-		int ret = mbr_check_callable(name, a);
-
-		if (ret)
-			return ret;
+	/* kallsyms gives the start; a static call must land exactly there. */
+	if (mbr_func_start(name, a) != a) {
+		pr_err("cannot resolve %s: %pS is not the start of a function of that name\n",
+		       name, (void *)a);
+		return -ENOENT;
 	}
-	if (addr)
-		*addr = (void *)a;
+	if (key)
+		__static_call_update(key, tramp, (void *)a);
 	return 0;
 }
 
 /**
- * mbr_symbols_init() - resolve every unexported symbol the module uses
+ * mbr_symbols_init() - resolve every unexported function the module calls
  * @extra_required: one more symbol name that must resolve, or NULL; the
  *	tests use it to prove that a missing symbol fails the load cleanly
  *
@@ -118,11 +134,11 @@ int mbr_symbols_init(const char *extra_required)
 	for (i = 0; i < ARRAY_SIZE(mbr_symbol_table); i++) {
 		const struct mbr_symbol *s = &mbr_symbol_table[i];
 
-		ret = mbr_resolve_one(s->name, s->addr, s->called);
+		ret = mbr_resolve_one(s->name, s->key, s->tramp);
 		if (ret)
 			return ret;
 	}
 	if (extra_required && *extra_required)
-		return mbr_resolve_one(extra_required, NULL, false);
+		return mbr_resolve_one(extra_required, NULL, NULL);
 	return 0;
 }

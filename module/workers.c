@@ -15,14 +15,19 @@
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <uapi/linux/sched/types.h>
-#include <linux/wait.h>
+#include <linux/swait.h>
 
 #include "mbr.h"
 #include "mbr_trace.h"
 
 static struct task_struct **mbr_workers;
 static LIST_HEAD(mbr_fifo);		/* under mbr_lock */
-static DECLARE_WAIT_QUEUE_HEAD(mbr_wq);
+/*
+ * A simple wait queue: its lock is a raw spinlock, so the charge hook
+ * may wake a worker with preemption disabled (inside ftrace's recursion
+ * lock) even on PREEMPT_RT, where a wait_queue_head's spinlock_t sleeps.
+ */
+static DECLARE_SWAIT_QUEUE_HEAD(mbr_wq);
 
 /**
  * mbr_queue_group() - hand a group to the workers
@@ -44,7 +49,7 @@ void mbr_queue_group(struct mbr_group *g)
 	}
 	raw_spin_unlock_irqrestore(&mbr_lock, flags);
 	if (added)
-		wake_up(&mbr_wq);
+		swake_up_one(&mbr_wq);
 }
 
 /**
@@ -136,8 +141,7 @@ static bool mbr_reclaim_turn(struct mbr_group *g, struct mem_cgroup *memcg)
 	requested = READ_ONCE(mbr_batch_pages);
 	start_ns = ktime_get_ns();
 	start_cpu = current->se.sum_exec_runtime;
-	reclaimed = mbr_call_tfmcp(mbr_sym.try_to_free_mem_cgroup_pages,
-				   memcg, requested, GFP_KERNEL,
+	reclaimed = mbr_call_tfmcp(memcg, requested, GFP_KERNEL,
 				   MEMCG_RECLAIM_MAY_SWAP);
 	/* sum_exec_runtime is brought up to date when we are scheduled. */
 	cond_resched();
@@ -207,9 +211,12 @@ static int mbr_worker_fn(void *unused)
 	mbr_worker_set_policy();
 	set_freezable();
 	while (!kthread_should_stop()) {
-		wait_event_freezable_exclusive(mbr_wq,
-					       kthread_should_stop() ||
-					       !list_empty_careful(&mbr_fifo));
+		/* The freezer wakes kthreads in TASK_INTERRUPTIBLE. */
+		swait_event_interruptible_exclusive(mbr_wq,
+				kthread_should_stop() || freezing(current) ||
+				!list_empty_careful(&mbr_fifo));
+		if (try_to_freeze())
+			continue;
 		g = mbr_fifo_pop();
 		if (!g)
 			continue;

@@ -142,6 +142,8 @@ for krel in $krels; do
 	if [ "$w" = 0 ]; then r=ok; else r="not ok"; fi
 	echo "$r - build[$krel]: W=1 build has no warnings ($w)" | emit
 	grep -i 'warning' "$MBR_BUILD/ko-$krel/build.log" | head -n 20 | sed 's/^/#   /'
+	# No indirect branch can reach a resolved function (IBT).
+	python3 "$MBR_TOP/tests/static_calls.py" "$krel" "$MBR_BUILD/ko-$krel" | emit
 
 	[ -z "${MBR_DEBUG:-}" ] && sh "$MBR_TOP/tests/dkms.sh" build "$krel" | emit
 

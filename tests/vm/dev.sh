@@ -3,7 +3,7 @@
 # cases in one VM.   usage: dev.sh KREL CPUS CASE[,CASE...]
 set -eu
 MBR_TOP=$(cd "$(dirname "$0")/../.." && pwd)
-MBR_BUILD=$MBR_TOP/build
+MBR_BUILD=${MBR_BUILD:-$MBR_TOP/build}
 export MBR_TOP MBR_BUILD
 . "$MBR_TOP/tests/lib-host.sh"
 mkdir -p "$MBR_BUILD/helpers"
@@ -12,6 +12,7 @@ for c in "$MBR_TOP"/tests/helpers/*.c; do
 done
 ko=$(mbr_build_ko "$1") || { tail -n 30 "$MBR_BUILD/ko-$1/build.log"; exit 1; }
 grep -i warning "$MBR_BUILD/ko-$1/build.log" || true
+python3 "$MBR_TOP/tests/static_calls.py" "$1" "$MBR_BUILD/ko-$1" | grep -v '^ok ' || true
 MBR_FI_KO=$(mbr_build_ko "$1" fi)
 export MBR_FI_KO
 sh "$MBR_TOP/tests/vm/mkinitramfs.sh" "$1" "$ko" "$MBR_BUILD/helpers" "$MBR_BUILD/initrd-dev${MBR_DEV_TAG:-}-$1.gz"

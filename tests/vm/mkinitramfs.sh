@@ -48,6 +48,9 @@ if [ -f "$moddir/modules.dep" ]; then
 fi
 
 cp "$ko" "$root/memcg_bgreclaim.ko"
+# The host's list of its static calls (tests/static_calls.py), if made.
+sc=$(dirname "$ko")/static_calls.txt
+[ -f "$sc" ] && cp "$sc" "$root/etc/static_calls.txt"
 # The fault-injection variant, when built beside it.
 fi_ko=${MBR_FI_KO:-}
 [ -n "$fi_ko" ] && cp "$fi_ko" "$root/memcg_bgreclaim_fi.ko"
