@@ -33,6 +33,11 @@ check:
 check-debug:
 	MBR_DEBUG=1 sh tests/check.sh
 
+# The module on a CPU that enforces CET IBT (Bochs), with a negative control.
+.PHONY: check-ibt
+check-ibt:
+	sh tests/ibt/check.sh
+
 unit:
 	sh tests/unit.sh
 
