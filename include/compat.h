@@ -8,6 +8,7 @@
 #define MBR_COMPAT_H
 
 #include <linux/version.h>
+#include <linux/cgroup.h>
 #include <linux/swap.h>
 #include <linux/ftrace.h>
 #include <linux/kprobes.h>
@@ -30,6 +31,8 @@
 
 DECLARE_STATIC_CALL(mbr_try_to_free_mem_cgroup_pages,
 		    try_to_free_mem_cgroup_pages);
+DECLARE_STATIC_CALL(mbr_css_tryget_online_from_dir,
+		    css_tryget_online_from_dir);
 
 /*
  * try_to_free_mem_cgroup_pages(), whose key is typed from the prototype
@@ -55,6 +58,36 @@ static inline unsigned long mbr_call_tfmcp(struct mem_cgroup *memcg,
 							      reclaim_options);
 #endif
 }
+
+/*
+ * The cgroup of a directory in any mounted cgroup file system, v1 or v2,
+ * online and with a reference (cgroup_put() it): its "self" css, which
+ * css_tryget_online_from_dir() returns for a NULL subsystem. Or
+ * ERR_PTR(-EBADF) if @dentry is not a cgroup directory, ERR_PTR(-ENOENT)
+ * if its cgroup is being removed. The same in 6.1 and 6.12.
+ */
+static inline struct cgroup *mbr_cgroup_from_dir(struct dentry *dentry)
+{
+	struct cgroup_subsys_state *css;
+
+	css = static_call(mbr_css_tryget_online_from_dir)(dentry, NULL);
+	/* NULL is the key's default, never seen once the module loaded. */
+	if (IS_ERR_OR_NULL(css))
+		return css ? ERR_CAST(css) : ERR_PTR(-ENOENT);
+	return css->cgroup;
+}
+
+/*
+ * Whether this kernel has the cgroup v1 memory controller at all.
+ * 6.11: "mm: memcg: put cgroup v1-specific code under a config option"
+ * made it optional (CONFIG_MEMCG_V1, not set in Debian's 6.12); without
+ * it "mount -t cgroup -o memory" fails and memory is always on cgroup2.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 11, 0) && !IS_ENABLED(CONFIG_MEMCG_V1)
+#define MBR_HAVE_MEMCG_V1	false
+#else
+#define MBR_HAVE_MEMCG_V1	true
+#endif
 
 /*
  * ftrace callback argument access. FTRACE_OPS_FL_SAVE_REGS gives full

@@ -9,7 +9,7 @@
  * Never through a pointer: on a kernel with CONFIG_X86_KERNEL_IBT the
  * ENDBR of every function whose address is never taken is overwritten
  * at boot ("sealed"), on every CPU, and an indirect call to such a
- * function takes a #CP fault on a CPU that enforces IBT. Both functions
+ * function takes a #CP fault on a CPU that enforces IBT. All functions
  * below are sealed in Debian's 6.12. A direct call needs no ENDBR.
  *
  * kallsyms_lookup_name() stopped being exported in 5.7; its address is
@@ -17,6 +17,7 @@
  * then called, like the others, through its own static call. A missing
  * symbol refuses the load with one line naming it.
  */
+#include <linux/cgroup.h>
 #include <linux/kallsyms.h>
 #include <linux/kprobes.h>
 #include <linux/module.h>
@@ -27,11 +28,14 @@
 /*
  * The keys take their types from the kernel's own prototypes, so a
  * changed signature is a compile error. Until updated they return 0:
- * a lookup finds nothing, a reclaim turn frees nothing.
+ * a lookup finds nothing, a reclaim turn frees nothing, a cgroup
+ * directory is not found (NULL, taken as an error by its caller).
  */
 DEFINE_STATIC_CALL_RET0(mbr_kallsyms_lookup_name, kallsyms_lookup_name);
 DEFINE_STATIC_CALL_RET0(mbr_try_to_free_mem_cgroup_pages,
 			try_to_free_mem_cgroup_pages);
+DEFINE_STATIC_CALL_RET0(mbr_css_tryget_online_from_dir,
+			css_tryget_online_from_dir);
 
 struct mbr_symbol {
 	const char *name;
@@ -48,6 +52,7 @@ struct mbr_symbol {
 /* Resolved through kallsyms_lookup_name, in this order. */
 static const struct mbr_symbol mbr_symbol_table[] = {
 	MBR_SYMBOL(try_to_free_mem_cgroup_pages),
+	MBR_SYMBOL(css_tryget_online_from_dir),
 };
 
 /*
