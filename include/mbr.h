@@ -109,7 +109,8 @@ void mbr_stats_add(struct mbr_stats *sum, const struct mbr_stats *st);
 void mbr_stats_account_direct(struct mbr_stats *st, u64 ns);
 
 /* cgroup_arg.c */
-struct cgroup *mbr_cgroup_from_arg(const char *arg, size_t len);
+struct cgroup_subsys_state *mbr_memcg_css_from_arg(const char *arg,
+						   size_t len);
 int mbr_cgroup_id_from_arg(const char *arg, size_t len, u64 *id);
 
 /* group_sysfs.c */

@@ -266,21 +266,15 @@ int mbr_group_add(const char *arg, size_t len)
 {
 	struct cgroup_subsys_state *css;
 	struct mbr_group *g;
-	struct cgroup *cgrp;
 	unsigned long flags;
 	u64 id;
 	int ret;
 
-	cgrp = mbr_cgroup_from_arg(arg, len);
-	if (IS_ERR(cgrp))
-		return PTR_ERR(cgrp);
+	css = mbr_memcg_css_from_arg(arg, len);
+	if (IS_ERR(css))
+		return PTR_ERR(css);
 
-	ret = -EINVAL;	/* the root, or no memory controller of its own */
-	css = cgroup_get_e_css(cgrp, &memory_cgrp_subsys);
-	if (!cgroup_parent(cgrp) || !css || css->cgroup != cgrp)
-		goto out_put_css;
-
-	id = cgroup_id(cgrp);
+	id = cgroup_id(css->cgroup);
 	ret = -ENOMEM;
 	g = mbr_group_alloc(mem_cgroup_from_css(css), id);
 	if (!g)
@@ -320,9 +314,7 @@ out_put_group:
 	if (ret)
 		mbr_group_put(g);
 out_put_css:
-	if (css)
-		css_put(css);
-	cgroup_put(cgrp);
+	css_put(css);
 	return ret;
 }
 
