@@ -1,25 +1,37 @@
 #!/bin/sh
-# make check: everything, on every test kernel, as TAP, ending with the
-# plain line "N passed, N failed". Exit status 1 on any failure.
+# make check: everything, as TAP, ending with the plain line
+# "N passed, N failed". Exit status 1 on any failure.
 #
-#   host unit tests of the pure logic
-#   per kernel: W=1 build, dkms build, then the VM suite on the stock
-#   kernel booted in QEMU (2 CPUs), and the worker-count case on 1, 4
-#   and 9 CPUs
-#   checkpatch over the sources
+#   host: unit tests of the pure logic, the guest helpers, and for every
+#   test kernel (6.1 and 6.12, each generic, cloud and PREEMPT_RT) a W=1
+#   build and the IBT structure check of the .ko (tests/static_calls.py);
+#   a DKMS build for the generic kernels; checkpatch over the sources
+#   guests, MBR_JOBS (2) at a time, longest first:
+#     generic 6.1 and 6.12: every case on 2 CPUs; the worker count on 1,
+#       4 (with CPU hotplug) and 9 CPUs
+#     generic 6.1 with the cgroup v1 memory controller: the mechanism cases
+#     cloud and rt flavours: a smoke set (tests/cases/smoke.list)
+#     the IBT-enforcing emulator (bochs, tests/ibt/run.sh) on 6.12
 #
-# MBR_CASES="a b" limits the VM suite to those cases.
-# MBR_DEBUG=1 (make check-debug) runs the same suite on the debug kernel
-# of tests/debug/kernel.sh (KASAN, lockdep, kmemleak...) instead, built
-# from linux-source-6.12 once and cached; no DKMS build there.
+# MBR_CASES="a b" limits the guest cases to those (and skips the guests
+# that have none of them).
+# MBR_MATRIX=1 (make check-matrix): every case on every flavour.
+# MBR_DEBUG=1 (make check-debug): the same cases on the debug kernel of
+# tests/debug/kernel.sh (KASAN, lockdep, kmemleak...), built from
+# linux-source-6.12 once and cached; no DKMS build, no other kernel.
 set -u
 MBR_TOP=$(cd "$(dirname "$0")/.." && pwd)
-MBR_BUILD=$MBR_TOP/build
+MBR_BUILD=${MBR_BUILD:-$MBR_TOP/build}
 export MBR_TOP MBR_BUILD
 . "$MBR_TOP/tests/lib-host.sh"
 mkdir -p "$MBR_BUILD"
-TAP=$MBR_BUILD/check${MBR_DEBUG:+-debug}.tap
+suffix=${MBR_DEBUG:+-debug}${MBR_MATRIX:+-matrix}
+TAP=$MBR_BUILD/check$suffix.tap
+JOBS=$MBR_BUILD/jobs$suffix
 : >"$TAP"
+rm -rf "$JOBS"
+mkdir -p "$JOBS"
+start=$(date +%s)
 
 # Number the TAP lines of a producer as they come, and keep them.
 emit() {
@@ -49,9 +61,29 @@ for c in "$MBR_TOP"/tests/helpers/*.c; do
 		echo "not ok - helpers: build $(basename "$c")" | emit
 done
 
-krels=$(mbr_test_krels)
+# wanted CASE: the suite runs CASE (every case unless MBR_CASES names some).
+wanted() { [ -z "${MBR_CASES:-}" ] || echo " $MBR_CASES " | grep -q " $1 "; }
+# only LIST: the cases of a comma-separated LIST that are wanted, or "".
+only() {
+	for c in $(echo "$1" | tr , ' '); do wanted "$c" && printf '%s,' "$c"; done | sed 's/,$//'
+}
+all_cases=$(cd "$MBR_TOP/tests/cases" && ls *.sh | sed 's/\.sh$//' |
+	grep -v -e '^nr_workers$' -e '^cpu_hotplug$' | tr '\n' ',' | sed 's/,$//')
+smoke_cases=$(grep -v '^#' "$MBR_TOP/tests/cases/smoke.list" | tr '\n' ',' | sed 's/,$//')
+v1_cases=$(grep -v '^#' "$MBR_TOP/tests/cases/cgroup_v1.list" 2>/dev/null | tr '\n' ',' | sed 's/,$//')
+
+# job TAG KREL CPUS DISK_MB CASES [KERNEL ARGS]: one guest, in the list
+# (longest first: the list is written in that order).
+job() {
+	cases=$(only "$5")
+	[ -n "$cases" ] || return 0
+	tag=$1 krel=$2 cpus=$3 disk=$4
+	shift 5
+	echo "vm $tag $krel $cpus $disk $cases $*" >>"$JOBS/list"
+}
+
 if [ -n "${MBR_DEBUG:-}" ]; then
-	stock=$(echo "$krels" | grep '^6\.12\.' | head -n 1)
+	stock=$(mbr_test_krels | grep '^6\.12\.' | head -n 1)
 	echo "# check-debug: building the debug kernel (cached; the first build takes ~30 min)"
 	MBR_KDIR=$(sh "$MBR_TOP/tests/debug/kernel.sh" "$stock")
 	if [ -z "$MBR_KDIR" ]; then
@@ -68,68 +100,16 @@ if [ -n "${MBR_DEBUG:-}" ]; then
 		MBR_MEM=${MBR_MEM:-2048}
 		export MBR_KDIR MBR_KERNEL MBR_TIMEOUT MBR_MEM
 	fi
+	generic=$krels
+	flavours=
+else
+	generic=$(mbr_test_krels amd64)
+	krels=$(mbr_test_krels all)
+	flavours=$(echo "$krels" | grep -e '-cloud-amd64$' -e '-rt-amd64$')
 fi
 
-# wanted CASE: the suite runs CASE (every case unless MBR_CASES names some).
-wanted() { [ -z "${MBR_CASES:-}" ] || echo " $MBR_CASES " | grep -q " $1 "; }
-
-# The guests of one kernel's suite, one "TAG CPUS DISK_MB CASES" line
-# each, in batches separated by "-": the main cases on 2 CPUs, the
-# worker count on 1, 2, 4 and 9 CPUs, hotplug on 4. The debug kernel is
-# several times slower than stock, so there the batches hold two guests
-# (a single-threaded TCG guest is one host thread) and the main cases
-# are split over two of them.
-vm_jobs() {
-	main=$(echo $cases | tr ' ' '\n' | grep -v -e '^nr_workers$' -e '^cpu_hotplug$' | tr '\n' ' ')
-	if [ -n "${MBR_DEBUG:-}" ]; then
-		a= b=
-		for c in $main; do
-			a="$a${a:+,}$c"
-			t=$a a=$b b=$t	# alternate: the next case goes to the other guest
-		done
-		[ -n "$b" ] && echo "main-a 2 4096 $b"
-		[ -n "$a" ] && echo "main-b 2 4096 $a"
-		pair=2
-	else
-		[ -n "$main" ] && echo "main 2 4096 $(echo $main | tr ' ' ',')"
-		pair=1
-	fi
-	echo -
-	if wanted nr_workers; then
-		n=0
-		for c in 1 2 4 9; do
-			echo "cpu$c $c 0 nr_workers"
-			n=$((n + 1))
-			[ $((n % pair)) = 0 ] && echo -
-		done
-	fi
-	wanted cpu_hotplug && echo "cpu4-hotplug 4 1024 cpu_hotplug"
-	echo -
-}
-
-# vm_suite KREL INITRD: boot each batch of guests side by side, then
-# report their TAP lines in order, each labelled with the kernel (and
-# the CPU count where it is not the main guests' 2).
-vm_suite() {
-	batch=
-	vm_jobs | while read -r tag cpus disk list; do
-		if [ "$tag" != - ]; then
-			MBR_DISK_MB=$disk sh "$MBR_TOP/tests/vm/run.sh" "$1" "$2" "$1-$tag" "$cpus" "$list" \
-				</dev/null >"$MBR_BUILD/vm-$1-$tag.tap" &
-			batch="$batch $tag:$cpus"
-			continue
-		fi
-		wait
-		for job in $batch; do
-			label=$1
-			case $job in main*) ;; *) label="$1 cpus=${job#*:}" ;; esac
-			sed "s/^\(\(not \)\?ok\) - /\1 - [$label] /" "$MBR_BUILD/vm-$1-${job%:*}.tap"
-		done
-		batch=
-	done | emit
-}
-
-cases=${MBR_CASES:-$(cd "$MBR_TOP/tests/cases" && ls *.sh | sed 's/\.sh$//' | grep -v -e '^nr_workers$' -e '^cpu_hotplug$' | tr '\n' ' ')}
+# Build for every kernel; a kernel whose module does not build has no guest.
+built=
 for krel in $krels; do
 	ko=$(mbr_build_ko "$krel")
 	if [ -z "$ko" ]; then
@@ -145,24 +125,126 @@ for krel in $krels; do
 	# No indirect branch can reach a resolved function (IBT).
 	python3 "$MBR_TOP/tests/static_calls.py" "$krel" "$MBR_BUILD/ko-$krel" | emit
 
-	[ -z "${MBR_DEBUG:-}" ] && sh "$MBR_TOP/tests/dkms.sh" build "$krel" | emit
-
-	MBR_FI_KO=$(mbr_build_ko "$krel" fi) ||
-		echo "not ok - build[$krel]: fault-injection variant builds" | emit
+	if echo "$generic" | grep -qx "$krel"; then
+		[ -z "${MBR_DEBUG:-}" ] && sh "$MBR_TOP/tests/dkms.sh" build "$krel" | emit
+		MBR_FI_KO=$(mbr_build_ko "$krel" fi) ||
+			echo "not ok - build[$krel]: fault-injection variant builds" | emit
+	else
+		MBR_FI_KO=
+	fi
 	export MBR_FI_KO
-	initrd=$MBR_BUILD/initrd-$krel.gz
-	if ! sh "$MBR_TOP/tests/vm/mkinitramfs.sh" "$krel" "$ko" "$MBR_BUILD/helpers" "$initrd"; then
+	if ! sh "$MBR_TOP/tests/vm/mkinitramfs.sh" "$krel" "$ko" "$MBR_BUILD/helpers" \
+		"$MBR_BUILD/initrd-$krel.gz"; then
 		echo "not ok - vm[$krel]: initramfs builds" | emit
 		continue
 	fi
-	vm_suite "$krel" "$initrd"
+	built="$built $krel"
 done
+has() { echo " $built " | grep -q " $1 "; }
+
+# The guests, longest first.
+for krel in $generic; do
+	has "$krel" || continue
+	if [ -z "${MBR_DEBUG:-}" ]; then
+		job main "$krel" 2 4096 "$all_cases,nr_workers"
+		continue
+	fi
+	# The debug kernel is several times slower: two guests share the cases.
+	a= b=
+	for c in $(echo "$all_cases,nr_workers" | tr , ' '); do
+		a="$a${a:+,}$c"
+		t=$a a=$b b=$t	# alternate: the next case goes to the other guest
+	done
+	job main-a "$krel" 2 4096 "$b"
+	job main-b "$krel" 2 4096 "$a"
+done
+if [ -n "${MBR_MATRIX:-}" ]; then
+	for krel in $flavours; do
+		has "$krel" && job main "$krel" 2 4096 "$all_cases,nr_workers"
+	done
+else
+	for krel in $flavours; do
+		has "$krel" && job smoke "$krel" 2 4096 "$smoke_cases"
+	done
+fi
+# The memory controller on cgroup v1 (6.1 only: 6.12 has no
+# CONFIG_MEMCG_V1, which the cgroup_v1 case checks on v2).
+if [ -n "$v1_cases" ] && [ -z "${MBR_DEBUG:-}" ]; then
+	for krel in $generic; do
+		case $krel in 6.1.*) has "$krel" && job v1 "$krel" 2 4096 "$v1_cases" mbr.cgroup=v1 ;; esac
+	done
+fi
+# The IBT-enforcing emulator (bochs), on the newest generic 6.12.
+ibt_krel=$(echo "$generic" | grep '^6\.12\.' | tail -n 1)
+if [ -z "${MBR_DEBUG:-}" ] && wanted ibt && [ -n "$ibt_krel" ] && has "$ibt_krel"; then
+	echo "ibt ibt $ibt_krel" >>"$JOBS/list"
+fi
+for krel in $generic ${MBR_MATRIX:+$flavours}; do
+	has "$krel" || continue
+	job cpu4 "$krel" 4 1024 nr_workers,cpu_hotplug
+	job cpu9 "$krel" 9 0 nr_workers
+	job cpu1 "$krel" 1 0 nr_workers
+done
+
+# run_job N KIND TAG KREL ...: one guest; its TAP lines go to
+# $JOBS/N.tap, labelled with the kernel, the guest and its CPU count.
+run_job() {
+	n=$1 kind=$2 tag=$3 krel=$4
+	shift 4
+	t0=$(date +%s)
+	case $kind in
+	vm)
+		cpus=$1 disk=$2 cases=$3
+		shift 3
+		label="$krel${tag#main}"
+		[ "$tag" = main ] || label="$krel $tag"
+		MBR_APPEND="$*" MBR_DISK_MB=$disk MBR_OUT=$MBR_BUILD \
+			sh "$MBR_TOP/tests/vm/run.sh" "$krel" "$MBR_BUILD/initrd-$krel.gz" \
+			"$krel-$tag" "$cpus" "$cases" </dev/null >"$JOBS/$n.raw" 2>&1
+		;;
+	ibt)
+		label="$krel bochs"
+		sh "$MBR_TOP/tests/ibt/run.sh" "$krel" "$MBR_BUILD/ko-$krel/memcg_bgreclaim.stripped.ko" \
+			</dev/null >"$JOBS/$n.raw" 2>&1
+		;;
+	esac
+	sed "s/^\(\(not \)\?ok\) - /\1 - [$label] /" "$JOBS/$n.raw" >"$JOBS/$n.tap"
+	echo "# guest $n ($label) done in $(($(date +%s) - t0)) s"
+}
+
+# A pool of MBR_JOBS slots: a single-threaded TCG guest is one host
+# thread, and the machines this runs on have 2 cores.
+slots=${MBR_JOBS:-2}
+MBR_TIMEOUT=${MBR_TIMEOUT:-3000}
+export MBR_TIMEOUT
+n=0 pids=
+: >"$JOBS/order"
+touch "$JOBS/list"
+while read -r kind rest; do
+	n=$((n + 1))
+	echo "$n" >>"$JOBS/order"
+	while :; do
+		live=
+		for p in $pids; do kill -0 "$p" 2>/dev/null && live="$live $p"; done
+		pids=$live
+		[ "$(echo $pids | wc -w)" -lt "$slots" ] && break
+		sleep 2
+	done
+	# shellcheck disable=SC2086
+	run_job "$n" "$kind" $rest &
+	pids="$pids $!"
+done <"$JOBS/list"
+wait
+for n in $(cat "$JOBS/order"); do
+	cat "$JOBS/$n.tap"
+done | emit
 
 [ -z "${MBR_DEBUG:-}" ] && sh "$MBR_TOP/tests/style.sh" | emit
 
 pass=$(grep -c '^ok ' "$TAP")
 fail=$(grep -c '^not ok ' "$TAP")
 skipped=$(grep -c '^ok .*# SKIP' "$TAP")
+echo "# make check$suffix took $(($(date +%s) - start)) s"
 echo "1..$((pass + fail))"
 echo "$((pass - skipped)) passed, $fail failed, $skipped skipped"
 [ "$fail" = 0 ]

@@ -1,8 +1,12 @@
 # Shell helpers of the host-side test scripts.
 
-# The kernel releases (flavour amd64) of the test matrix.
+# The kernel releases of the test matrix: mbr_test_krels [FLAVOURS],
+# by default the generic (amd64) ones; "all" for every flavour.
 mbr_test_krels() {
-	"$MBR_TOP/tests/kernels.sh" | awk '{ print $2 "-amd64" }'
+	case ${1:-amd64} in
+	all) "$MBR_TOP/tests/kernels.sh" ;;
+	*) "$MBR_TOP/tests/kernels.sh" "${1:-amd64}" ;;
+	esac | awk '{ print $2 "-" $3 }'
 }
 
 # Build the module for one kernel in its own copy of the sources, so

@@ -1,0 +1,31 @@
+# The benchmark's latency probe, as a functional case: a task that maps
+# and touches 64 KiB every millisecond shares a limited group with a
+# streaming reader. With background reclaim neither of them enters
+# direct reclaim, counted by the kernel's own tracepoint. The latency
+# percentiles are reported, not asserted (TCG timing is not the bench's).
+F=/mnt/stream.dat
+S=${MBR_PROBE_S:-10}
+check "test file" make_file $F ${MBR_STREAM_MB:-768}
+check "module loads" mbr_load
+mkgroup P 128M
+check "watch P (high 24m, low 12m)" mbr_watch P 24m 12m
+drop_caches
+run_in P stream $F 1000 >/dev/null 2>&1 &
+spid=$!
+sleep 1
+trace_reclaims_start
+run_in P probe $S 1000 64 >/tmp/probe.out
+np=$(trace_reclaims probe)
+ns=$(trace_reclaims stream)
+trace_reclaims_stop
+killgroup P
+wait $spid
+diag "probe: $(cat /tmp/probe.out); direct reclaims probe=$np stream=$ns; stat: $(tr '\n' ' ' <$(grp_dir P)/stat)"
+n=$(sed -n 's/^n \([0-9]*\).*/\1/p' /tmp/probe.out)
+check "the probe ran (${n:-0} operations in ${S} s)" test "${n:-0}" -gt $((S * 100))
+expect_eq "the probe never entered direct reclaim" "$np" 0
+expect_eq "the reader never entered direct reclaim" "$ns" 0
+n=$(gstat P reclaimed_pages)
+check "background reclaim freed pages ($n)" test "$n" -gt 0
+rmgroup P
+check "module unloads" mbr_unload
