@@ -29,6 +29,11 @@ dkms-install:
 check:
 	sh tests/check.sh
 
+# Every case on every flavour (generic, cloud, rt) of 6.1 and 6.12.
+.PHONY: check-matrix
+check-matrix:
+	MBR_MATRIX=1 sh tests/check.sh
+
 # The VM suite on a KASAN + lockdep + kmemleak build of linux-source-6.12.
 check-debug:
 	MBR_DEBUG=1 sh tests/check.sh
@@ -49,5 +54,6 @@ demo:
 	sh tests/demo.sh
 
 # Benchmarks against the stock kernel and the user-space alternatives.
+# FLAVOURS="amd64 rt-amd64" benches those kernel flavours (default amd64).
 bench:
-	QUICK=$(QUICK) SCEN=$(SCEN) CONTENDERS=$(CONTENDERS) sh tests/bench.sh
+	QUICK=$(QUICK) SCEN=$(SCEN) CONTENDERS=$(CONTENDERS) FLAVOURS="$(FLAVOURS)" sh tests/bench.sh

@@ -36,7 +36,9 @@ tcg_fault() {
 }
 : >"$out/raw.txt"
 start=$(date +%s)
-for krel in $(mbr_test_krels); do
+krels=
+for f in ${FLAVOURS:-amd64}; do krels="$krels $(mbr_test_krels "$f")"; done
+for krel in $krels; do
 	ko=$(mbr_build_ko "$krel")
 	MBR_GUEST_ENV=$out/guest.env sh "$MBR_TOP/tests/vm/mkinitramfs.sh" \
 		"$krel" "$ko" "$MBR_BUILD/helpers" "$out/initrd-$krel.gz"
