@@ -43,35 +43,45 @@ struct mbr_dist {
 
 /*
  * A configured memory cgroup. It lives in the hash (one kobject
- * reference) from "add" until "remove", the cgroup's offlining or module
- * exit; a worker holds a second reference during its turn. The memcg is
- * not pinned: ->memcg may only be dereferenced under rcu_read_lock()
- * after seeing ->dead clear, because the group is unhashed and marked
- * dead in css_offline, a full RCU grace period before the memcg is
- * freed.
+ * reference) from "add" until "remove", the cgroup's offlining, a sweep
+ * that finds its cgroup offline, or module exit; a worker holds a second
+ * reference during its turn. The group pins its memcg (a css reference
+ * taken at "add", dropped when the group is freed), so ->memcg is valid
+ * for the group's whole life whatever hook fires or is missed: a missed
+ * offline costs a zombie memcg until the next sweep, never a
+ * use-after-free.
  */
 struct mbr_group {
 	struct hlist_node hnode;	/* mbr_groups, under mbr_lock */
 	struct list_head fifo;		/* worker FIFO, under mbr_lock */
 	struct list_head reap;		/* mbr_reap_list, under mbr_lock */
 	struct kobject kobj;		/* cgroups/<id>/ */
-	struct mem_cgroup *memcg;
+	struct mem_cgroup *memcg;	/* pinned */
 	u64 id;				/* cgroup id (its inode number) */
 	struct mbr_dist __rcu *dist;
 	bool queued;			/* on the FIFO; under mbr_lock */
 	bool dead;			/* unhashed; set under mbr_lock */
 	unsigned long flags;		/* MBR_GROUP_* bits */
 	unsigned long backoff_limit;	/* limit (pages) when backing off */
-	unsigned int nr_noprogress;	/* worker only */
+	unsigned int nr_failures;	/* worker only */
 	struct mbr_stats stats;
 	struct rcu_head rcu;
 };
 
-/* ->flags: backed off for lack of progress, until an uncharge. */
+/*
+ * ->flags: backed off (no worker turn) until the limit changes, usage
+ * falls to the stop mark by itself, a task's direct reclaim in the group
+ * makes progress, or the group is reconfigured.
+ */
 #define MBR_GROUP_UNRECLAIMABLE	0
 
-/* Worker turns without progress before a group is backed off. */
-#define MBR_MAX_NOPROGRESS	4
+/*
+ * Turns that fail (reclaim much less than asked while above the stop
+ * mark) before a group is backed off, as kswapd gives up on a node after
+ * MAX_RECLAIM_RETRIES failed runs. A failure counts 1, and only a turn
+ * that reclaims at least a quarter of its request resets the count.
+ */
+#define MBR_MAX_FAILURES	4
 
 /* Tunables and state (main.c). */
 extern bool mbr_enabled;
@@ -83,27 +93,30 @@ extern const char mbr_version[];
 /* symbols.c (the static calls are declared in compat.h) */
 int mbr_symbols_init(const char *extra_required);
 
-/* groups.c */
+/* table.c: the configured groups and their lifecycle */
 extern raw_spinlock_t mbr_lock;
 extern atomic_t mbr_nr_groups;
-extern atomic_t mbr_nr_unreclaimable;
 void mbr_groups_init(struct kobject *parent);
 void mbr_groups_exit(void);
+void mbr_groups_flush(void);
 struct mbr_group *mbr_group_lookup_rcu(u64 id);
 struct mbr_group *mbr_group_find_memcg_rcu(struct mem_cgroup *memcg);
 int mbr_group_add(const char *arg, size_t len);
 int mbr_group_remove(const char *arg, size_t len);
 void mbr_group_offline(struct mem_cgroup *memcg);
-void mbr_group_charged(struct mbr_group *g, struct mem_cgroup *memcg);
-void mbr_group_uncharged(struct mbr_group *g);
-void mbr_group_backoff(struct mbr_group *g, unsigned long limit);
-bool mbr_group_clear_backoff(struct mbr_group *g);
-unsigned long mbr_memcg_limit(struct mem_cgroup *memcg);
-struct mbr_marks mbr_group_marks(struct mbr_group *g,
-				 struct mem_cgroup *memcg);
 int mbr_group_set_dist(struct mbr_group *g, bool high, u64 val);
 void mbr_group_put(struct mbr_group *g);
 void mbr_groups_sum(struct mbr_stats *sum, unsigned int *nr);
+
+/* marks.c: limits, watermarks, and the decision to queue or back off */
+unsigned long mbr_memcg_limit(struct mem_cgroup *memcg);
+struct mbr_marks mbr_group_marks(struct mbr_group *g,
+				 struct mem_cgroup *memcg);
+void mbr_group_charged(struct mbr_group *g, struct mem_cgroup *memcg);
+void mbr_group_backoff(struct mbr_group *g, unsigned long limit);
+bool mbr_group_clear_backoff(struct mbr_group *g);
+
+/* stats.c */
 void mbr_stats_show(const struct mbr_stats *st, char *buf, int *len);
 void mbr_stats_add(struct mbr_stats *sum, const struct mbr_stats *st);
 void mbr_stats_account_direct(struct mbr_stats *st, u64 ns);
@@ -116,16 +129,20 @@ int mbr_cgroup_id_from_arg(const char *arg, size_t len, u64 *id);
 /* group_sysfs.c */
 extern struct kobj_type mbr_group_ktype;
 
-/* workers.c */
+/* workers.c: the FIFO and the threads */
 int mbr_workers_init(void);
 void mbr_workers_exit(void);
 void mbr_queue_group(struct mbr_group *g);
-void mbr_dequeue_group(struct mbr_group *g);
 void mbr_drain_queue(void);
 bool mbr_current_is_worker(void);
 
+/* reclaim.c: one worker turn on one group */
+bool mbr_reclaim_turn(struct mbr_group *g);
+
 /* hooks.c */
-int mbr_hooks_init(void);
+int mbr_hooks_init_offline(void);
+int mbr_hooks_init_observers(void);
+void mbr_hooks_exit_observers(void);
 void mbr_hooks_exit(void);
 unsigned long mbr_direct_missed(void);
 

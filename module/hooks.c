@@ -9,10 +9,12 @@
  *  try_charge_memcg       every charge: per-CPU page count, and every
  *                         check_pages pages a watermark check of the
  *                         charging memcg and its ancestors
- *  uncharge_batch         pages freed: lift an unreclaimable back-off
- *  mem_cgroup_css_offline rmdir: forget the group before its memcg dies
+ *  mem_cgroup_css_offline rmdir: forget the group and drop its memcg
  *  try_to_free_mem_cgroup_pages (kretprobe) entry and return: count and
- *                         time the direct reclaim stalls of other tasks
+ *                         time the direct reclaim stalls of other tasks,
+ *                         and end a group's back-off when a task's own
+ *                         reclaim in it made progress (as kswapd is
+ *                         revived by successful direct reclaim)
  *
  * Callbacks run in any context the hooked functions run in (softirq and
  * irq included): no sleeping, no allocation, RCU for every lookup.
@@ -61,36 +63,9 @@ out:
 	ftrace_test_recursion_unlock(bit);
 }
 
-static void mbr_uncharge_hook(unsigned long ip, unsigned long parent_ip,
-			      struct ftrace_ops *op, struct ftrace_regs *fregs)
-{
-	const struct mbr_uncharge_gather_head *ug;
-	struct mem_cgroup *memcg;
-	struct mbr_group *g;
-	int bit;
-
-	/* Only a backed-off group cares about uncharges. */
-	if (!atomic_read(&mbr_nr_unreclaimable) || in_nmi())
-		return;
-	bit = ftrace_test_recursion_trylock(ip, parent_ip);
-	if (bit < 0)
-		return;
-
-	ug = (const struct mbr_uncharge_gather_head *)mbr_ftrace_arg(fregs, 0);
-	rcu_read_lock();
-	for (memcg = ug ? ug->memcg : NULL; memcg && memcg->css.parent;
-	     memcg = parent_mem_cgroup(memcg)) {
-		g = mbr_group_find_memcg_rcu(memcg);
-		if (g)
-			mbr_group_uncharged(g);
-	}
-	rcu_read_unlock();
-	ftrace_test_recursion_unlock(bit);
-}
-
 /*
- * No recursion guard here on purpose: a missed offline would leave a
- * group pointing at a memcg about to be freed, and this callback calls
+ * No recursion guard here on purpose: a missed offline would keep a
+ * zombie memcg pinned until the table's sweep, and this callback calls
  * nothing that can lead back into mem_cgroup_css_offline().
  */
 static void mbr_offline_hook(unsigned long ip, unsigned long parent_ip,
@@ -109,11 +84,18 @@ struct mbr_hook {
 	bool registered;
 };
 
+/*
+ * The offline hook is first in and last out: groups are unlinked at
+ * module exit while it still runs. It is PERMANENT, so that
+ * "sysctl kernel.ftrace_enabled=0" is refused while the module is
+ * loaded instead of silently switching it off, and loading with ftrace
+ * disabled fails.
+ */
+#define MBR_HOOK_OFFLINE	0
 static struct mbr_hook mbr_hooks[] = {
-	{ .name = "mem_cgroup_css_offline",
-	  .ops = { .func = mbr_offline_hook, .flags = FTRACE_OPS_FL_SAVE_REGS } },
-	{ .name = "uncharge_batch",
-	  .ops = { .func = mbr_uncharge_hook, .flags = FTRACE_OPS_FL_SAVE_REGS } },
+	[MBR_HOOK_OFFLINE] = { .name = "mem_cgroup_css_offline",
+	  .ops = { .func = mbr_offline_hook,
+		   .flags = FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_PERMANENT } },
 	{ .name = "try_charge_memcg",
 	  .ops = { .func = mbr_charge_hook, .flags = FTRACE_OPS_FL_SAVE_REGS } },
 };
@@ -153,8 +135,12 @@ static int mbr_direct_return(struct kretprobe_instance *ri,
 
 	rcu_read_lock();
 	g = mbr_group_lookup_rcu(call->id);
-	if (g)
+	if (g) {
 		mbr_stats_account_direct(&g->stats, ns);
+		/* The kernel found reclaimable memory: try again. */
+		if (regs_return_value(regs))
+			mbr_group_clear_backoff(g);
+	}
 	rcu_read_unlock();
 	return 0;
 }
@@ -176,21 +162,18 @@ unsigned long mbr_direct_missed(void)
 	return mbr_direct_probe.nmissed;
 }
 
-static void mbr_unhook(unsigned int n)
+static void mbr_unhook_one(struct mbr_hook *h)
 {
-	while (n--) {
-		struct mbr_hook *h = &mbr_hooks[n];
-
-		if (!h->registered)
-			continue;
-		unregister_ftrace_function(&h->ops);
-		ftrace_free_filter(&h->ops);
-		h->registered = false;
-	}
+	if (!h->registered)
+		return;
+	unregister_ftrace_function(&h->ops);
+	ftrace_free_filter(&h->ops);
+	h->registered = false;
 }
 
 static int mbr_hook_one(struct mbr_hook *h)
 {
+	bool injected;
 	int ret;
 
 	ret = mbr_should_fail("ftrace_filter") ? -EINVAL :
@@ -201,8 +184,16 @@ static int mbr_hook_one(struct mbr_hook *h)
 		       h->name, ret);
 		return ret;
 	}
-	ret = mbr_should_fail("ftrace_register") ? -EBUSY :
-		register_ftrace_function(&h->ops);
+	injected = mbr_should_fail("ftrace_register");
+	ret = injected ? -EBUSY : register_ftrace_function(&h->ops);
+	/* ftrace refuses a PERMANENT ops only when it is switched off. */
+	if (ret == -EBUSY && !injected &&
+	    (h->ops.flags & FTRACE_OPS_FL_PERMANENT)) {
+		pr_err("cannot hook %s: ftrace is disabled (sysctl kernel.ftrace_enabled=0)\n",
+		       h->name);
+		ftrace_free_filter(&h->ops);
+		return ret;
+	}
 	if (ret) {
 		pr_err("cannot hook %s: register_ftrace_function failed (%d)\n",
 		       h->name, ret);
@@ -214,11 +205,27 @@ static int mbr_hook_one(struct mbr_hook *h)
 }
 
 /**
- * mbr_hooks_init() - attach every hook, or none
+ * mbr_hooks_init_offline() - attach the offline hook, first of all
+ *
+ * Before anything else, because it is the one that tells whether
+ * ftrace is switched off (it is PERMANENT): the kprobe that finds
+ * kallsyms_lookup_name must not be planted and removed while ftrace is
+ * off, as removing an ftrace-based kprobe then trips a kernel warning
+ * and shuts ftrace down for good.
+ *
+ * Return: 0 or a negative errno, logged.
+ */
+int mbr_hooks_init_offline(void)
+{
+	return mbr_hook_one(&mbr_hooks[MBR_HOOK_OFFLINE]);
+}
+
+/**
+ * mbr_hooks_init_observers() - attach the other hooks, or none of them
  *
  * Return: 0 or a negative errno, logged with the function at fault.
  */
-int mbr_hooks_init(void)
+int mbr_hooks_init_observers(void)
 {
 	unsigned int i;
 	int ret;
@@ -230,7 +237,7 @@ int mbr_hooks_init(void)
 		pr_err("cannot probe try_to_free_mem_cgroup_pages (%d)\n", ret);
 		return ret;
 	}
-	for (i = 0; i < ARRAY_SIZE(mbr_hooks); i++) {
+	for (i = MBR_HOOK_OFFLINE + 1; i < ARRAY_SIZE(mbr_hooks); i++) {
 		ret = mbr_hook_one(&mbr_hooks[i]);
 		if (ret)
 			goto out_unhook;
@@ -238,16 +245,29 @@ int mbr_hooks_init(void)
 	return 0;
 
 out_unhook:
-	mbr_unhook(i);
+	while (i-- > MBR_HOOK_OFFLINE + 1)
+		mbr_unhook_one(&mbr_hooks[i]);
 	unregister_kretprobe(&mbr_direct_probe);
 	return ret;
 }
 
 /**
- * mbr_hooks_exit() - detach every hook; none runs after this returns
+ * mbr_hooks_exit_observers() - detach every hook but the offline one:
+ *	nothing queues a group or counts a stall after this returns
+ */
+void mbr_hooks_exit_observers(void)
+{
+	unsigned int i;
+
+	for (i = ARRAY_SIZE(mbr_hooks); i-- > MBR_HOOK_OFFLINE + 1;)
+		mbr_unhook_one(&mbr_hooks[i]);
+	unregister_kretprobe(&mbr_direct_probe);
+}
+
+/**
+ * mbr_hooks_exit() - detach the offline hook, the last one
  */
 void mbr_hooks_exit(void)
 {
-	mbr_unhook(ARRAY_SIZE(mbr_hooks));
-	unregister_kretprobe(&mbr_direct_probe);
+	mbr_unhook_one(&mbr_hooks[MBR_HOOK_OFFLINE]);
 }

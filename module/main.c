@@ -44,40 +44,52 @@ static int __init mbr_init(void)
 {
 	int ret;
 
-	ret = mbr_symbols_init(test_require_symbol);
+	ret = mbr_hooks_init_offline();
 	if (ret)
 		return ret;
+
+	ret = mbr_symbols_init(test_require_symbol);
+	if (ret)
+		goto out_unhook_offline;
 
 	mbr_nr_workers = int_sqrt(num_online_cpus()) + 1;
 	ret = mbr_workers_init();
 	if (ret)
-		return ret;
+		goto out_unhook_offline;
 
-	ret = mbr_hooks_init();
+	ret = mbr_hooks_init_observers();
 	if (ret)
 		goto out_stop_workers;
 
 	ret = mbr_sysfs_init();
 	if (ret)
-		goto out_unhook;
+		goto out_unhook_observers;
 
 	pr_info("loaded, version %s, %u workers\n", mbr_version,
 		mbr_nr_workers);
 	return 0;
 
-out_unhook:
-	mbr_hooks_exit();
+out_unhook_observers:
+	mbr_hooks_exit_observers();
 out_stop_workers:
 	mbr_workers_exit();
+out_unhook_offline:
+	mbr_hooks_exit();
 	return ret;
 }
 
+/*
+ * The offline hook goes last: every group is unlinked while it still
+ * runs, so that no rmdir during the exit goes unseen.
+ */
 static void __exit mbr_exit(void)
 {
 	mbr_sysfs_remove_files();	/* no add, remove or write in flight */
-	mbr_hooks_exit();		/* nothing queues or unhashes now */
+	mbr_hooks_exit_observers();	/* nothing queues a group now */
 	mbr_workers_exit();		/* no reclaim runs now */
-	mbr_groups_exit();		/* every group's directory is gone */
+	mbr_groups_exit();		/* every group unlinked and destroyed */
+	mbr_hooks_exit();		/* the offline hook */
+	mbr_groups_flush();		/* a reap it scheduled on its way out */
 	mbr_sysfs_exit();
 	rcu_barrier();			/* our kfree_rcu()s are done */
 	pr_info("unloaded\n");

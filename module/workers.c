@@ -11,14 +11,12 @@
  */
 #include <linux/freezer.h>
 #include <linux/kthread.h>
-#include <linux/page_counter.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <uapi/linux/sched/types.h>
 #include <linux/swait.h>
 
 #include "mbr.h"
-#include "mbr_trace.h"
 
 static struct task_struct **mbr_workers;
 static LIST_HEAD(mbr_fifo);		/* under mbr_lock */
@@ -117,68 +115,13 @@ static void mbr_fifo_done(struct mbr_group *g, bool requeue)
 	raw_spin_unlock_irqrestore(&mbr_lock, flags);
 }
 
-static u64 mbr_usage_bytes(struct mem_cgroup *memcg)
-{
-	return (u64)page_counter_read(&memcg->memory) << PAGE_SHIFT;
-}
-
-/*
- * One turn on one group: a batch of reclaim if it is still above its
- * high watermark. Returns whether it should go back on the FIFO.
- */
-static bool mbr_reclaim_turn(struct mbr_group *g, struct mem_cgroup *memcg)
-{
-	unsigned long requested, reclaimed;
-	struct mbr_marks marks;
-	u64 start_ns, start_cpu, usage;
-
-	marks = mbr_group_marks(g, memcg);
-	usage = mbr_usage_bytes(memcg);
-	if (usage <= marks.high || !READ_ONCE(mbr_enabled) ||
-	    test_bit(MBR_GROUP_UNRECLAIMABLE, &g->flags))
-		return false;
-
-	requested = READ_ONCE(mbr_batch_pages);
-	start_ns = ktime_get_ns();
-	start_cpu = current->se.sum_exec_runtime;
-	reclaimed = mbr_call_tfmcp(memcg, requested, GFP_KERNEL,
-				   MEMCG_RECLAIM_MAY_SWAP);
-	/* sum_exec_runtime is brought up to date when we are scheduled. */
-	cond_resched();
-	atomic64_add(current->se.sum_exec_runtime - start_cpu,
-		     &g->stats.reclaim_cpu_ns);
-	atomic64_inc(&g->stats.reclaim_runs);
-	atomic64_add(reclaimed, &g->stats.reclaimed_pages);
-	trace_reclaim(g->id, usage, marks.low, marks.high, requested,
-		      reclaimed, ktime_get_ns() - start_ns);
-
-	if (reclaimed) {
-		g->nr_noprogress = 0;
-	} else if (++g->nr_noprogress >= MBR_MAX_NOPROGRESS) {
-		/* Nothing reclaimable: wait for an uncharge (seed 8/9). */
-		g->nr_noprogress = 0;
-		mbr_group_backoff(g, mbr_memcg_limit(memcg));
-		return false;
-	}
-	marks = mbr_group_marks(g, memcg);
-	return mbr_usage_bytes(memcg) > marks.high;
-}
-
 static void mbr_work_on(struct mbr_group *g)
 {
-	struct mem_cgroup *memcg = NULL;
 	bool requeue = false;
 
-	/* ->memcg is valid under RCU while ->dead is clear (see mbr.h). */
-	rcu_read_lock();
-	if (!READ_ONCE(g->dead) && css_tryget_online(&g->memcg->css))
-		memcg = g->memcg;
-	rcu_read_unlock();
-
-	if (memcg) {
-		requeue = mbr_reclaim_turn(g, memcg);
-		css_put(&memcg->css);
-	}
+	/* The memcg is pinned by the group; a dying one is left alone. */
+	if (!READ_ONCE(g->dead) && !css_is_dying(&g->memcg->css))
+		requeue = mbr_reclaim_turn(g);
 	mbr_fifo_done(g, requeue);
 }
 

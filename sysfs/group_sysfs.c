@@ -126,13 +126,17 @@ static struct attribute *mbr_group_attrs[] = {
 };
 ATTRIBUTE_GROUPS(mbr_group);
 
-/* The last reference is gone; hook readers may still hold it under RCU. */
+/*
+ * The last reference is gone; hook readers may still hold the group
+ * under RCU, but they never dereference its memcg after a lookup that
+ * failed to find it, so the memcg reference can go at once.
+ */
 static void mbr_group_release(struct kobject *kobj)
 {
 	struct mbr_group *g = to_group(kobj);
-
 	struct mbr_dist *d = rcu_dereference_protected(g->dist, true);
 
+	css_put(&g->memcg->css);
 	kfree_rcu(d, rcu);
 	kfree_rcu(g, rcu);
 }

@@ -16,7 +16,7 @@ while [ "$(gstat R1 reclaim_runs)" -lt 20 ] && [ $i -lt 100 ]; do usleep 100000;
 check "workers are reclaiming" test "$(gstat R1 reclaim_runs)" -ge 20
 check "rmmod under load succeeds" mbr_unload
 check "sysfs gone" test ! -e $MBR_SYSFS
-n=$(grep -c -E '^(try_charge_memcg|uncharge_batch|mem_cgroup_css_offline|try_to_free_mem_cgroup_pages)\b' $T/enabled_functions)
+n=$(grep -c -E '^(try_charge_memcg|mem_cgroup_css_offline|try_to_free_mem_cgroup_pages)\b' $T/enabled_functions)
 expect_eq "no hook left" "$n" 0
 n=$(cat /proc/[0-9]*/comm 2>/dev/null | grep -c '^memcg_bgrcl/')
 expect_eq "no worker left" "$n" 0

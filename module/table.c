@@ -1,32 +1,46 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The table of configured memory cgroups: an RCU hashtable keyed by
- * cgroup id, so that the charge path can find a group (or learn that it
- * has none) with no lock and no reference on the memcg.
+ * The table of configured memory cgroups and their lifecycle: an RCU
+ * hashtable keyed by cgroup id, so that the charge path can find a group
+ * (or learn that it has none) with no lock; "add" and "remove"; the
+ * cgroup's rmdir; module exit.
+ *
+ * Locking:
+ *  mbr_names_mutex   the cgroups/<id> names: add, remove, reaping and
+ *                    exit, around kobject_add()/kobject_del(), so that an
+ *                    add never meets the name of a group being removed
+ *  mbr_config_mutex  a group's configuration (distance writes) against
+ *                    its unlinking; never held across kobject_del(),
+ *                    which waits for those very writes
+ *  mbr_lock (raw)    the hash, the FIFO, the reap list, ->dead, taken in
+ *                    any context
  */
 #include <linux/cgroup.h>
 #include <linux/hashtable.h>
 #include <linux/mutex.h>
-#include <linux/page_counter.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
 
 #include "mbr.h"
-#include "mbr_trace.h"
 
 #define MBR_HASH_BITS	12
 
+/* How often the table is searched for groups whose rmdir went unseen. */
+#define MBR_SWEEP_INTERVAL	(10 * HZ)
+
 static DEFINE_HASHTABLE(mbr_groups, MBR_HASH_BITS);
-DEFINE_RAW_SPINLOCK(mbr_lock);		/* hash, FIFO, reap list, ->dead */
-static DEFINE_MUTEX(mbr_config_mutex);	/* add, remove, distance writes */
+DEFINE_RAW_SPINLOCK(mbr_lock);
+static DEFINE_MUTEX(mbr_names_mutex);
+static DEFINE_MUTEX(mbr_config_mutex);
 atomic_t mbr_nr_groups = ATOMIC_INIT(0);
-atomic_t mbr_nr_unreclaimable = ATOMIC_INIT(0);
 static struct kobject *mbr_cgroups_kobj;
 
 /* Groups unhashed from atomic context wait here for their kobject_del. */
 static LIST_HEAD(mbr_reap_list);
 static void mbr_reap_fn(struct work_struct *work);
 static DECLARE_WORK(mbr_reap_work, mbr_reap_fn);
+static void mbr_sweep_fn(struct work_struct *work);
+static DECLARE_DELAYED_WORK(mbr_sweep_work, mbr_sweep_fn);
 
 /**
  * mbr_group_lookup_rcu() - find a configured group by cgroup id
@@ -59,108 +73,6 @@ struct mbr_group *mbr_group_find_memcg_rcu(struct mem_cgroup *memcg)
 	return g && READ_ONCE(g->memcg) == memcg ? g : NULL;
 }
 
-/**
- * mbr_memcg_limit() - the limit background reclaim works under, in pages
- * @memcg: the memory cgroup
- *
- * memory.max, or memory.high when that is lower: reclaiming ahead of
- * memory.high also spares the group's tasks its throttling. Read live,
- * so a limit change moves the watermarks at once.
- */
-unsigned long mbr_memcg_limit(struct mem_cgroup *memcg)
-{
-	return min(READ_ONCE(memcg->memory.max), READ_ONCE(memcg->memory.high));
-}
-
-/**
- * mbr_group_marks() - a group's watermarks, in bytes, from one limit read
- * @g: the group
- * @memcg: its memcg, kept alive by the caller
- */
-struct mbr_marks mbr_group_marks(struct mbr_group *g, struct mem_cgroup *memcg)
-{
-	unsigned long limit = mbr_memcg_limit(memcg);
-	u64 limit_bytes = (u64)limit << PAGE_SHIFT;
-	struct mbr_marks marks = { .low = limit_bytes, .high = limit_bytes };
-	struct mbr_dist *d;
-
-	/* An unlimited group is inactive: its marks read as its limit. */
-	if (limit >= PAGE_COUNTER_MAX)
-		return marks;
-	rcu_read_lock();
-	d = rcu_dereference(g->dist);
-	marks = mbr_marks_compute(limit_bytes, d->high, d->low);
-	rcu_read_unlock();
-	return marks;
-}
-
-static bool mbr_group_active(struct mbr_group *g, struct mem_cgroup *memcg)
-{
-	struct mbr_dist *d = rcu_dereference(g->dist);
-
-	return mbr_marks_active(d->high, d->low) &&
-	       mbr_memcg_limit(memcg) < PAGE_COUNTER_MAX;
-}
-
-void mbr_group_backoff(struct mbr_group *g, unsigned long limit)
-{
-	WRITE_ONCE(g->backoff_limit, limit);
-	if (!test_and_set_bit(MBR_GROUP_UNRECLAIMABLE, &g->flags)) {
-		atomic_inc(&mbr_nr_unreclaimable);
-		atomic64_inc(&g->stats.unreclaimable);
-	}
-}
-
-bool mbr_group_clear_backoff(struct mbr_group *g)
-{
-	if (!test_and_clear_bit(MBR_GROUP_UNRECLAIMABLE, &g->flags))
-		return false;
-	atomic_dec(&mbr_nr_unreclaimable);
-	return true;
-}
-
-/**
- * mbr_group_charged() - a charge was seen: queue the group if it is
- *	above its low watermark
- * @g: the group
- * @memcg: its memcg, alive (being charged)
- *
- * Context: rcu_read_lock() held; any context but NMI.
- */
-void mbr_group_charged(struct mbr_group *g, struct mem_cgroup *memcg)
-{
-	struct mbr_marks marks;
-	u64 usage;
-
-	if (READ_ONCE(g->queued) || !mbr_group_active(g, memcg))
-		return;
-	if (test_bit(MBR_GROUP_UNRECLAIMABLE, &g->flags)) {
-		/* A new limit is a new chance to make progress. */
-		if (mbr_memcg_limit(memcg) == READ_ONCE(g->backoff_limit))
-			return;
-		mbr_group_clear_backoff(g);
-	}
-	marks = mbr_group_marks(g, memcg);
-	usage = (u64)page_counter_read(&memcg->memory) << PAGE_SHIFT;
-	if (usage <= marks.low)
-		return;
-	trace_wakeup(g->id, usage, marks.low, marks.high);
-	mbr_queue_group(g);
-}
-
-/**
- * mbr_group_uncharged() - pages were freed: lift a back-off
- * @g: the group
- *
- * Seed patch 8/9: a group that made no progress is left alone until
- * something is uncharged from it; the next charge check requeues it.
- */
-void mbr_group_uncharged(struct mbr_group *g)
-{
-	if (test_bit(MBR_GROUP_UNRECLAIMABLE, &g->flags))
-		mbr_group_clear_backoff(g);
-}
-
 /* Unhash and dequeue; true if this call did it. Caller holds mbr_lock. */
 static bool mbr_group_unlink_locked(struct mbr_group *g)
 {
@@ -172,7 +84,6 @@ static bool mbr_group_unlink_locked(struct mbr_group *g)
 		list_del_init(&g->fifo);
 		WRITE_ONCE(g->queued, false);
 	}
-	mbr_group_clear_backoff(g);
 	atomic_dec(&mbr_nr_groups);
 	return true;
 }
@@ -182,7 +93,10 @@ void mbr_group_put(struct mbr_group *g)
 	kobject_put(&g->kobj);
 }
 
-/* Drop the table's reference of an unlinked group; process context. */
+/*
+ * Drop the table's reference of an unlinked group; the last reference
+ * frees it and its memcg reference. Caller holds mbr_names_mutex.
+ */
 static void mbr_group_destroy(struct mbr_group *g)
 {
 	kobject_del(&g->kobj);
@@ -194,6 +108,7 @@ static void mbr_reap_fn(struct work_struct *work)
 	struct mbr_group *g;
 	unsigned long flags;
 
+	mutex_lock(&mbr_names_mutex);
 	for (;;) {
 		raw_spin_lock_irqsave(&mbr_lock, flags);
 		g = list_first_entry_or_null(&mbr_reap_list, struct mbr_group,
@@ -202,37 +117,70 @@ static void mbr_reap_fn(struct work_struct *work)
 			list_del_init(&g->reap);
 		raw_spin_unlock_irqrestore(&mbr_lock, flags);
 		if (!g)
-			return;
+			break;
 		mbr_group_destroy(g);
 	}
+	mutex_unlock(&mbr_names_mutex);
+}
+
+/* Unlink @g and hand it to the reaper; true if this call unlinked it. */
+static bool mbr_group_unlink_to_reap(struct mbr_group *g)
+{
+	unsigned long flags;
+	bool unlinked;
+
+	raw_spin_lock_irqsave(&mbr_lock, flags);
+	unlinked = mbr_group_unlink_locked(g);
+	if (unlinked)
+		list_add_tail(&g->reap, &mbr_reap_list);
+	raw_spin_unlock_irqrestore(&mbr_lock, flags);
+	return unlinked;
 }
 
 /**
  * mbr_group_offline() - a memcg goes offline (rmdir): forget its group
  * @memcg: the memcg
  *
- * Called from the css_offline hook, before the memcg can be freed. The
- * group's directory is removed from a work item, as this context may not
- * sleep.
+ * Called from the css_offline hook. The group's directory is removed,
+ * and its memcg reference dropped, from a work item.
  */
 void mbr_group_offline(struct mem_cgroup *memcg)
 {
 	struct mbr_group *g;
-	unsigned long flags;
 	bool unlinked = false;
 
 	rcu_read_lock();
 	g = mbr_group_find_memcg_rcu(memcg);
-	if (g) {
-		raw_spin_lock_irqsave(&mbr_lock, flags);
-		unlinked = mbr_group_unlink_locked(g);
-		if (unlinked)
-			list_add_tail(&g->reap, &mbr_reap_list);
-		raw_spin_unlock_irqrestore(&mbr_lock, flags);
-	}
+	if (g)
+		unlinked = mbr_group_unlink_to_reap(g);
 	rcu_read_unlock();
 	if (unlinked)
 		schedule_work(&mbr_reap_work);
+}
+
+/*
+ * The safety net under the offline hook: a group whose memcg went
+ * offline unseen (the hook cannot be switched off, but memory safety
+ * must not rest on it) only pins a zombie memcg, and this sweep drops
+ * it within MBR_SWEEP_INTERVAL.
+ */
+static void mbr_sweep_fn(struct work_struct *work)
+{
+	struct mbr_group *g;
+	unsigned int bkt, n = 0;
+
+	rcu_read_lock();
+	hash_for_each_rcu(mbr_groups, bkt, g, hnode)
+		if (css_is_dying(&g->memcg->css) && mbr_group_unlink_to_reap(g))
+			n++;
+	rcu_read_unlock();
+	if (n) {
+		pr_warn_ratelimited("%u groups of removed cgroups dropped by the sweep\n",
+				    n);
+		mbr_reap_fn(NULL);
+	}
+	if (atomic_read(&mbr_nr_groups))
+		schedule_delayed_work(&mbr_sweep_work, MBR_SWEEP_INTERVAL);
 }
 
 static struct mbr_group *mbr_group_alloc(struct mem_cgroup *memcg, u64 id)
@@ -247,6 +195,7 @@ static struct mbr_group *mbr_group_alloc(struct mem_cgroup *memcg, u64 id)
 	}
 	INIT_LIST_HEAD(&g->fifo);
 	INIT_LIST_HEAD(&g->reap);
+	css_get(&memcg->css);	/* dropped by the kobject's release */
 	g->memcg = memcg;
 	g->id = id;
 	RCU_INIT_POINTER(g->dist, d);
@@ -280,7 +229,7 @@ int mbr_group_add(const char *arg, size_t len)
 	if (!g)
 		goto out_put_css;
 
-	mutex_lock(&mbr_config_mutex);
+	mutex_lock(&mbr_names_mutex);
 	rcu_read_lock();
 	ret = mbr_group_lookup_rcu(id) ? -EEXIST : 0;
 	rcu_read_unlock();
@@ -303,14 +252,13 @@ int mbr_group_add(const char *arg, size_t len)
 		atomic_inc(&mbr_nr_groups);
 	}
 	raw_spin_unlock_irqrestore(&mbr_lock, flags);
-	mutex_unlock(&mbr_config_mutex);
-	if (ret)	/* outside the mutex, as in mbr_group_remove() */
+	if (ret)
 		kobject_del(&g->kobj);
-	goto out_put_group;
+	else
+		schedule_delayed_work(&mbr_sweep_work, MBR_SWEEP_INTERVAL);
 
 out_unlock:
-	mutex_unlock(&mbr_config_mutex);
-out_put_group:
+	mutex_unlock(&mbr_names_mutex);
 	if (ret)
 		mbr_group_put(g);
 out_put_css:
@@ -338,6 +286,7 @@ int mbr_group_remove(const char *arg, size_t len)
 	if (ret)
 		return ret;
 
+	mutex_lock(&mbr_names_mutex);
 	mutex_lock(&mbr_config_mutex);
 	rcu_read_lock();
 	g = mbr_group_lookup_rcu(id);
@@ -349,12 +298,14 @@ int mbr_group_remove(const char *arg, size_t len)
 	rcu_read_unlock();
 	mutex_unlock(&mbr_config_mutex);
 	/*
-	 * Outside the mutex: kobject_del() waits for the group's files to
-	 * be idle, and a distance write in one of them may be waiting for
-	 * the mutex.
+	 * Outside the config mutex: kobject_del() waits for the group's
+	 * files to be idle, and a distance write in one of them may be
+	 * waiting for that mutex. Inside the names mutex: an add of the
+	 * same cgroup waits for its name to be free.
 	 */
 	if (unlinked)
 		mbr_group_destroy(g);
+	mutex_unlock(&mbr_names_mutex);
 	return unlinked ? 0 : -ENOENT;
 }
 
@@ -363,6 +314,8 @@ int mbr_group_remove(const char *arg, size_t len)
  * @g: the group
  * @high: true for the high distance
  * @val: the distance in bytes
+ *
+ * Checked against the limit the group runs under (see mbr_memcg_limit()).
  *
  * Context: process context.
  * Return: 0, -EINVAL if the seeds' rules refuse it, -ENOENT if the
@@ -380,14 +333,11 @@ int mbr_group_set_dist(struct mbr_group *g, bool high, u64 val)
 		return -ENOMEM;
 
 	mutex_lock(&mbr_config_mutex);
-	rcu_read_lock();
 	if (READ_ONCE(g->dead)) {
-		rcu_read_unlock();
 		ret = -ENOENT;
 		goto out_unlock;
 	}
 	limit = (u64)mbr_memcg_limit(g->memcg) << PAGE_SHIFT;
-	rcu_read_unlock();
 
 	old = rcu_dereference_protected(g->dist,
 					lockdep_is_held(&mbr_config_mutex));
@@ -403,7 +353,7 @@ int mbr_group_set_dist(struct mbr_group *g, bool high, u64 val)
 		goto out_unlock;
 	rcu_assign_pointer(g->dist, new);
 	/* A new configuration is a new chance to make progress. */
-	g->nr_noprogress = 0;
+	g->nr_failures = 0;
 	mbr_group_clear_backoff(g);
 	mutex_unlock(&mbr_config_mutex);
 	kfree_rcu(old, rcu);
@@ -439,9 +389,13 @@ void mbr_groups_init(struct kobject *parent)
 	mbr_cgroups_kobj = parent;
 }
 
-/*
- * Module exit: the hooks and workers are gone, so nothing can requeue
- * or unhash a group any more but us and a pending reap.
+/**
+ * mbr_groups_exit() - forget every group, at module exit
+ *
+ * Called with the charge hook and the workers gone but the offline hook
+ * still attached, so that an rmdir racing with the exit is either seen
+ * by the hook or finds its group already unlinked here; the caller
+ * removes the offline hook afterwards and calls mbr_groups_flush().
  */
 void mbr_groups_exit(void)
 {
@@ -449,20 +403,27 @@ void mbr_groups_exit(void)
 	struct hlist_node *tmp;
 	unsigned long flags;
 	unsigned int bkt;
-	LIST_HEAD(doomed);
 
-	flush_work(&mbr_reap_work);
+	cancel_delayed_work_sync(&mbr_sweep_work);
+	mutex_lock(&mbr_names_mutex);
 	mutex_lock(&mbr_config_mutex);
 	raw_spin_lock_irqsave(&mbr_lock, flags);
-	hash_for_each_safe(mbr_groups, bkt, tmp, g, hnode) {
-		mbr_group_unlink_locked(g);
-		list_add_tail(&g->reap, &doomed);
-	}
+	hash_for_each_safe(mbr_groups, bkt, tmp, g, hnode)
+		if (mbr_group_unlink_locked(g))
+			list_add_tail(&g->reap, &mbr_reap_list);
 	raw_spin_unlock_irqrestore(&mbr_lock, flags);
 	mutex_unlock(&mbr_config_mutex);
-	while ((g = list_first_entry_or_null(&doomed, struct mbr_group,
-					     reap))) {
-		list_del_init(&g->reap);
-		mbr_group_destroy(g);
-	}
+	mutex_unlock(&mbr_names_mutex);
+	mbr_groups_flush();
+}
+
+/**
+ * mbr_groups_flush() - destroy every unlinked group now
+ *
+ * Waits for a reap the offline hook scheduled, then reaps what is left.
+ */
+void mbr_groups_flush(void)
+{
+	flush_work(&mbr_reap_work);
+	mbr_reap_fn(NULL);
 }

@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The marks policy: the limit a group really runs under, its watermarks,
+ * and, on each charge check, the decision to queue it for the workers or
+ * to leave it backed off. Data flows one way: the charge hook calls in
+ * here, and this file hands groups to the workers' queue.
+ */
+#include <linux/memcontrol.h>
+#include <linux/page_counter.h>
+
+#include "mbr.h"
+#include "mbr_trace.h"
+
+/**
+ * mbr_memcg_limit() - the limit background reclaim works under, in pages
+ * @memcg: the memory cgroup, kept alive by the caller
+ *
+ * The lowest memory.max or memory.high of the group and its ancestors:
+ * a group with no limit of its own under a limited parent runs under
+ * the parent's, and reclaiming ahead of memory.high also spares its
+ * tasks the throttling. Read live, so a limit change anywhere up the
+ * tree moves the watermarks at once. Ancestors are pinned by the child.
+ */
+unsigned long mbr_memcg_limit(struct mem_cgroup *memcg)
+{
+	unsigned long limit = PAGE_COUNTER_MAX;
+
+	for (; memcg; memcg = parent_mem_cgroup(memcg)) {
+		limit = min(limit, READ_ONCE(memcg->memory.max));
+		limit = min(limit, READ_ONCE(memcg->memory.high));
+	}
+	return limit;
+}
+
+/**
+ * mbr_group_marks() - a group's watermarks, in bytes, from one limit read
+ * @g: the group
+ * @memcg: its memcg
+ */
+struct mbr_marks mbr_group_marks(struct mbr_group *g, struct mem_cgroup *memcg)
+{
+	unsigned long limit = mbr_memcg_limit(memcg);
+	u64 limit_bytes = (u64)limit << PAGE_SHIFT;
+	struct mbr_marks marks = { .low = limit_bytes, .high = limit_bytes };
+	struct mbr_dist *d;
+
+	/* An unlimited group is inactive: its marks read as its limit. */
+	if (limit >= PAGE_COUNTER_MAX)
+		return marks;
+	rcu_read_lock();
+	d = rcu_dereference(g->dist);
+	marks = mbr_marks_compute(limit_bytes, d->high, d->low);
+	rcu_read_unlock();
+	return marks;
+}
+
+/**
+ * mbr_group_backoff() - stop reclaiming a group that makes no progress
+ * @g: the group
+ * @limit: the limit (pages) it failed under
+ *
+ * Under mbr_lock, so that a group unlinked meanwhile is not counted.
+ */
+void mbr_group_backoff(struct mbr_group *g, unsigned long limit)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&mbr_lock, flags);
+	if (!g->dead) {
+		WRITE_ONCE(g->backoff_limit, limit);
+		if (!test_and_set_bit(MBR_GROUP_UNRECLAIMABLE, &g->flags))
+			atomic64_inc(&g->stats.unreclaimable);
+	}
+	raw_spin_unlock_irqrestore(&mbr_lock, flags);
+}
+
+/**
+ * mbr_group_clear_backoff() - give a backed-off group a new chance
+ * @g: the group
+ *
+ * Return: whether it was backed off.
+ */
+bool mbr_group_clear_backoff(struct mbr_group *g)
+{
+	return test_and_clear_bit(MBR_GROUP_UNRECLAIMABLE, &g->flags);
+}
+
+/**
+ * mbr_group_charged() - a charge was seen: queue the group if it is
+ *	above its low watermark
+ * @g: the group
+ * @memcg: its memcg
+ *
+ * A backed-off group stays off the queue until something has changed
+ * that could make reclaim succeed: its limit, or its usage back at the
+ * stop mark by itself. (A task's successful direct reclaim in it also
+ * ends the back-off, from the direct-reclaim probe.)
+ *
+ * Context: rcu_read_lock() held; any context but NMI.
+ */
+void mbr_group_charged(struct mbr_group *g, struct mem_cgroup *memcg)
+{
+	struct mbr_marks marks;
+	unsigned long limit;
+	struct mbr_dist *d;
+	u64 usage;
+
+	if (READ_ONCE(g->queued))
+		return;
+	d = rcu_dereference(g->dist);
+	limit = mbr_memcg_limit(memcg);
+	if (!mbr_marks_active(d->high, d->low) || limit >= PAGE_COUNTER_MAX)
+		return;
+	marks = mbr_marks_compute((u64)limit << PAGE_SHIFT, d->high, d->low);
+	usage = (u64)page_counter_read(&memcg->memory) << PAGE_SHIFT;
+	if (test_bit(MBR_GROUP_UNRECLAIMABLE, &g->flags)) {
+		if (usage > marks.high && limit == READ_ONCE(g->backoff_limit))
+			return;
+		mbr_group_clear_backoff(g);
+	}
+	if (usage <= marks.low)
+		return;
+	trace_wakeup(g->id, usage, marks.low, marks.high);
+	mbr_queue_group(g);
+}

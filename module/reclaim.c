@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * One worker turn on one group: how much to reclaim, from which memcg
+ * of the group's subtree, and what counts as progress.
+ *
+ * Background reclaim is voluntary, so it must never take memory that
+ * memory.min or memory.low protect, in the group or any descendant.
+ * The kernel's memcg reclaim does not promise that: when a pass reclaims
+ * nothing while it skipped memcgs below their memory.low, it retries
+ * with memory.low ignored (memcg_low_reclaim, raising their "low"
+ * events); 6.12 ignores the target's own protection, and 6.1 reads the
+ * target's stale effective protection. So a turn never reclaims from a
+ * subtree that holds a protected memcg: it picks the largest subtree of
+ * the group in which no memcg has memory.min or memory.low set, and asks
+ * at most for the slack every ancestor up to the group has above its own
+ * protection. In such a subtree the kernel never skips, never retries
+ * and never raises an event.
+ *
+ * The configured values are used, not the effective ones: they are an
+ * upper bound of what the kernel protects without memory_recursiveprot,
+ * so the rule errs on the side of protection. With memory_recursiveprot,
+ * a memcg without settings of its own can inherit protection from an
+ * ancestor; the ancestor's slack bound keeps that ancestor above its
+ * protection, not the distribution below it.
+ */
+#include <linux/cgroup.h>
+#include <linux/memcontrol.h>
+#include <linux/page_counter.h>
+#include <linux/sched.h>
+#include <linux/swap.h>
+
+#include "mbr.h"
+#include "mbr_trace.h"
+
+/*
+ * Protected memcgs a search keeps track of; a subtree with more is left
+ * alone (the group backs off), rather than searched at length.
+ */
+#define MBR_MAX_PROTECTED	32
+
+static unsigned long mbr_protection(struct mem_cgroup *memcg)
+{
+	return max(READ_ONCE(memcg->memory.min), READ_ONCE(memcg->memory.low));
+}
+
+/* Is @memcg's subtree free of the protected memcgs @prot (below @top)? */
+static bool mbr_unprotected(struct mem_cgroup *memcg, struct mem_cgroup *top,
+			    struct mem_cgroup **prot, unsigned int nr)
+{
+	struct mem_cgroup *m;
+	unsigned int i;
+
+	for (i = 0; i < nr; i++)
+		for (m = prot[i]; m; m = parent_mem_cgroup(m)) {
+			if (m == memcg)
+				return false;
+			if (m == top)
+				break;
+		}
+	return true;
+}
+
+/*
+ * What @memcg may lose without taking itself or any ancestor up to @top
+ * below its protection.
+ */
+static unsigned long mbr_slack(struct mem_cgroup *memcg,
+			       struct mem_cgroup *top)
+{
+	unsigned long slack = ULONG_MAX, usage, prot;
+
+	for (; memcg; memcg = parent_mem_cgroup(memcg)) {
+		usage = page_counter_read(&memcg->memory);
+		prot = mbr_protection(memcg);
+		slack = min(slack, usage > prot ? usage - prot : 0);
+		if (memcg == top)
+			break;
+	}
+	return slack;
+}
+
+/*
+ * The memcg to reclaim from, with a reference, and how many pages it may
+ * lose; NULL if all the group's excess is protected. Two pre-order walks
+ * (the only subtree iterator the kernel exports): the protected memcgs,
+ * then the largest maximal subtree without any of them.
+ */
+static struct mem_cgroup *mbr_pick_victim(struct mem_cgroup *top,
+					  unsigned long *max_pages)
+{
+	struct mem_cgroup *prot[MBR_MAX_PROTECTED], *best = NULL, *m;
+	unsigned long usage, slack, best_usage = 0, best_slack = 0;
+	struct cgroup_subsys_state *css;
+	unsigned int nr = 0;
+
+	rcu_read_lock();
+	css_for_each_descendant_pre(css, &top->css) {
+		m = mem_cgroup_from_css(css);
+		/* The group's own protection only bounds the slack. */
+		if (m == top || !mbr_protection(m))
+			continue;
+		if (nr == MBR_MAX_PROTECTED)
+			goto out;
+		prot[nr++] = m;
+	}
+	css_for_each_descendant_pre(css, &top->css) {
+		m = mem_cgroup_from_css(css);
+		if (!mbr_unprotected(m, top, prot, nr) ||
+		    (m != top &&
+		     mbr_unprotected(parent_mem_cgroup(m), top, prot, nr)))
+			continue;	/* protected, or not maximal */
+		usage = page_counter_read(&m->memory);
+		slack = mbr_slack(m, top);
+		/*
+		 * As the reclaim root, 6.1 judges a memcg by the effective
+		 * protection computed in an earlier reclaim, which may be
+		 * stale: below it, the kernel would skip the memcg, then
+		 * retry with memory.low ignored.
+		 */
+		if (usage <= max(READ_ONCE(m->memory.emin),
+				 READ_ONCE(m->memory.elow)))
+			slack = 0;
+		if (slack && usage > best_usage) {
+			best = m;
+			best_usage = usage;
+			best_slack = slack;
+		}
+		if (m == top)
+			break;	/* the whole subtree is unprotected */
+	}
+	if (best && !css_tryget(&best->css))
+		best = NULL;
+out:
+	rcu_read_unlock();
+	*max_pages = best_slack;
+	return best;
+}
+
+static unsigned long mbr_usage_pages(struct mem_cgroup *memcg)
+{
+	return page_counter_read(&memcg->memory);
+}
+
+/**
+ * mbr_reclaim_turn() - one batch of reclaim if the group is still above
+ *	its stop mark
+ * @g: the group, with a reference held by the caller
+ *
+ * Return: whether the group should go back on the FIFO.
+ */
+bool mbr_reclaim_turn(struct mbr_group *g)
+{
+	struct mem_cgroup *memcg = g->memcg, *victim;
+	unsigned long requested, reclaimed, usage, stop, slack;
+	struct mbr_marks marks;
+	u64 start_ns, start_cpu;
+
+	if (!READ_ONCE(mbr_enabled) ||
+	    test_bit(MBR_GROUP_UNRECLAIMABLE, &g->flags))
+		return false;
+	marks = mbr_group_marks(g, memcg);
+	usage = mbr_usage_pages(memcg);
+	stop = marks.high >> PAGE_SHIFT;
+	if (usage <= stop)
+		return false;
+
+	victim = mbr_pick_victim(memcg, &slack);
+	if (!victim) {
+		/* Only protected memory is left above the mark. */
+		mbr_group_backoff(g, mbr_memcg_limit(memcg));
+		return false;
+	}
+	/* Never more than the way down to the stop mark. */
+	requested = min3((unsigned long)READ_ONCE(mbr_batch_pages),
+			 usage - stop, slack);
+	start_ns = ktime_get_ns();
+	start_cpu = current->se.sum_exec_runtime;
+	/*
+	 * MEMCG_RECLAIM_PROACTIVE, as memory.reclaim passes: reclaim ahead
+	 * of need is not memory pressure, so it must not feed vmpressure,
+	 * which on cgroup v2 would set the group's socket_pressure and
+	 * throttle its TCP for a second. The scan still counts as
+	 * pgscan_direct in memory.stat: the kswapd accounting that would
+	 * avoid that (PF_KSWAPD) makes MGLRU use the node's one kswapd
+	 * walk buffer and sets node-wide writeback flags, unsafe from
+	 * several threads beside kswapd.
+	 */
+	reclaimed = mbr_call_tfmcp(victim, requested, GFP_KERNEL,
+				   MEMCG_RECLAIM_MAY_SWAP |
+				   MEMCG_RECLAIM_PROACTIVE);
+	css_put(&victim->css);
+	/* sum_exec_runtime is brought up to date when we are scheduled. */
+	cond_resched();
+	atomic64_add(current->se.sum_exec_runtime - start_cpu,
+		     &g->stats.reclaim_cpu_ns);
+	atomic64_inc(&g->stats.reclaim_runs);
+	atomic64_add(reclaimed, &g->stats.reclaimed_pages);
+	trace_reclaim(g->id, (u64)usage << PAGE_SHIFT, marks.low, marks.high,
+		      requested, reclaimed, ktime_get_ns() - start_ns);
+
+	usage = mbr_usage_pages(memcg);
+	marks = mbr_group_marks(g, memcg);
+	stop = marks.high >> PAGE_SHIFT;
+	/*
+	 * Progress is a real step toward the stop mark: a turn that got
+	 * much less than it asked for while the group is still above the
+	 * mark failed, even if it freed a few pages (the last file pages
+	 * of a group full of anon without swap: its executables).
+	 */
+	if (usage <= stop || reclaimed >= requested / 4) {
+		g->nr_failures = 0;
+	} else if (++g->nr_failures >= MBR_MAX_FAILURES) {
+		g->nr_failures = 0;
+		mbr_group_backoff(g, mbr_memcg_limit(memcg));
+		return false;
+	}
+	return usage > stop;
+}
