@@ -15,5 +15,12 @@ grep -i warning "$MBR_BUILD/ko-$1/build.log" || true
 python3 "$MBR_TOP/tests/static_calls.py" "$1" "$MBR_BUILD/ko-$1" | grep -v '^ok ' || true
 MBR_FI_KO=$(mbr_build_ko "$1" fi)
 export MBR_FI_KO
+# The kernel's memcg selftests of this kernel's series (cached).
+case ,$3, in
+*,memcg_selftests,*)
+	MBR_SELFTESTS=$(sh "$MBR_TOP/tests/selftests/build.sh" "$1") || exit 1
+	export MBR_SELFTESTS
+	;;
+esac
 sh "$MBR_TOP/tests/vm/mkinitramfs.sh" "$1" "$ko" "$MBR_BUILD/helpers" "$MBR_BUILD/initrd-dev${MBR_DEV_TAG:-}-$1.gz"
 MBR_DISK_MB=${MBR_DISK_MB:-3072} sh "$MBR_TOP/tests/vm/run.sh" "$1" "$MBR_BUILD/initrd-dev${MBR_DEV_TAG:-}-$1.gz" "dev${MBR_DEV_TAG:-}-$1" "$2" "$3"

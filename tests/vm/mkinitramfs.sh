@@ -4,6 +4,9 @@
 # the module under test, the static test helpers and the test cases.
 #
 # usage: mkinitramfs.sh KREL MODULE_KO HELPER_DIR OUT.cpio.gz
+# env:   MBR_SELFTESTS (a directory of tests/selftests/build.sh for this
+#        kernel's series: the kernel's memcg selftests, copied with their
+#        lists of known failures to /selftests for memcg_selftests)
 set -eu
 krel=$1 ko=$2 helpers=$3 out=$4
 here=$(cd "$(dirname "$0")" && pwd)
@@ -55,6 +58,10 @@ sc=$(dirname "$ko")/static_calls.txt
 fi_ko=${MBR_FI_KO:-}
 [ -n "$fi_ko" ] && cp "$fi_ko" "$root/memcg_bgreclaim_fi.ko"
 cp "$helpers"/* "$root/bin/"
+if [ -n "${MBR_SELFTESTS:-}" ]; then
+	mkdir -p "$root/selftests"
+	cp "$MBR_SELFTESTS"/* "$top"/tests/selftests/known-* "$root/selftests/"
+fi
 cp "$here/init" "$root/init"
 cp "$here/lib.sh" "$root/tests/lib.sh"
 cp "$top"/tests/cases/*.sh "$top"/tests/demo/*.sh "$top"/tests/bench/*.sh "$root/tests/"
