@@ -4,7 +4,7 @@ F=/mnt/stream.dat
 check "test file" make_file $F ${MBR_STREAM_MB:-768}
 check "module loads" mbr_load
 mkgroup P 128M
-echo +memory >$CG/P/cgroup.subtree_control
+cgmemchildren P
 mkgroup P/C
 check "watch P only (high 24m, low 12m)" mbr_watch P 24m 12m
 low=$(wmark P low)

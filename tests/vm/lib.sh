@@ -6,7 +6,19 @@
 
 MBR_SYSFS=/sys/kernel/memcg_bgreclaim
 MBR_KO=/memcg_bgreclaim.ko
-CG=/sys/fs/cgroup
+# CG: the hierarchy of the memory controller. cgroup2 at /sys/fs/cgroup;
+# with mbr.cgroup=v1 on the kernel command line, a cgroup v1 hierarchy
+# at /sys/fs/cgroup/memory and cgroup2 without memory beside it
+# (tests/vm/init mounts them). CG2: the cgroup2 mount either way.
+if grep -q 'mbr\.cgroup=v1' /proc/cmdline; then
+	MBR_CGROUP=v1
+	CG=/sys/fs/cgroup/memory
+	CG2=/sys/fs/cgroup/unified
+else
+	MBR_CGROUP=v2
+	CG=/sys/fs/cgroup
+	CG2=$CG
+fi
 
 # One line per test point, whatever the description holds.
 oneline() { printf '%s' "$*" | tr '\n' '|'; }
@@ -89,10 +101,56 @@ run_case() {
 
 T=/sys/kernel/tracing
 
+# The memory controller's files that differ between cgroup2 and v1, for
+# the cases that run on both: cgfile KEY names the file of memory.KEY
+# (max, high, current) on this hierarchy, and fails for memory.high on
+# v1, which has none.
+cgfile() {
+	case $MBR_CGROUP:$1 in
+	v1:max) echo memory.limit_in_bytes ;;
+	v1:current) echo memory.usage_in_bytes ;;
+	v1:*) return 1 ;;
+	*) echo "memory.$1" ;;
+	esac
+}
+
+# cgset NAME KEY VALUE: write memory.KEY of a cgroup; "max" is no limit.
+cgset() {
+	local f v=$3
+	f=$(cgfile "$2") || return 1
+	[ "$MBR_CGROUP" = v1 ] && [ "$v" = max ] && v=-1
+	echo "$v" >"$CG/$1/$f"
+}
+
+# cgget NAME KEY: read memory.KEY of a cgroup.
+cgget() {
+	local f
+	f=$(cgfile "$2") || return 1
+	cat "$CG/$1/$f"
+}
+
+# cgmemchildren NAME: give NAME's children memory controllers of their
+# own (cgroup2: its cgroup.subtree_control; every v1 cgroup has one).
+cgmemchildren() {
+	[ "$MBR_CGROUP" = v1 ] || echo +memory >"$CG/$1/cgroup.subtree_control"
+}
+
+# cgdying NAME: removed cgroups not yet freed below NAME. v1 has no
+# cgroup.stat: there, those of the whole memory hierarchy (the cgroups
+# /proc/cgroups counts that have no directory any more).
+cgdying() {
+	if [ "$MBR_CGROUP" = v1 ]; then
+		echo $(($(awk '$1 == "memory" { print $3 }' /proc/cgroups) -
+			$(find "$CG" -type d | wc -l)))
+	else
+		sed -n 's/^nr_dying_descendants //p' "$CG/$1/cgroup.stat"
+	fi
+}
+
 # mkgroup NAME [MAX]: a cgroup below the root, memory.max set if given.
 mkgroup() {
 	mkdir -p "$CG/$1" || return 1
-	[ -z "${2:-}" ] || echo "$2" >"$CG/$1/memory.max"
+	[ -z "${2:-}" ] || cgset "$1" max "$2"
 }
 
 # cgid NAME: the cgroup id (the directory's inode number).
@@ -147,8 +205,10 @@ make_file() {
 
 # sample_usage NAME PID OUT: record memory.current every 20 ms while PID runs.
 sample_usage() {
+	local f
+	f=$CG/$1/$(cgfile current)
 	while kill -0 "$2" 2>/dev/null; do
-		cat "$CG/$1/memory.current" >>"$3"
+		cat "$f" >>"$3"
 		usleep 20000
 	done
 }
@@ -171,5 +231,13 @@ rmgroup() {
 	done
 }
 
-# killgroup NAME: kill every task of a cgroup (cgroup.kill, 5.14+).
-killgroup() { echo 1 >"$CG/$1/cgroup.kill"; }
+# killgroup NAME: kill every task of a cgroup (cgroup.kill, 5.14+; v1
+# has none: each task its cgroup.procs lists).
+killgroup() {
+	if [ "$MBR_CGROUP" = v1 ]; then
+		# shellcheck disable=SC2046
+		kill -9 $(cat "$CG/$1/cgroup.procs") 2>/dev/null
+		return 0
+	fi
+	echo 1 >"$CG/$1/cgroup.kill"
+}
