@@ -214,7 +214,7 @@ static void fuzz_file(const char *file, long count)
 			accepted++;
 		} else if (errno == EINVAL || errno == ENOENT ||
 			   errno == EEXIST || errno == ENOTDIR ||
-			   errno == ENAMETOOLONG) {
+			   errno == ENAMETOOLONG || errno == EOPNOTSUPP) {
 			refused++;
 		} else {
 			char what[64];
