@@ -60,20 +60,20 @@ static bool mbr_cgroup_is_v1(struct cgroup *cgrp)
 /*
  * cgroup_get_from_id() searches cgroup2 only. With the memory controller
  * on a v1 hierarchy, search the memcg tree: each cgroup of that
- * hierarchy has its memcg, and the id is the cgroup's. The root memcg's
- * css moves with the controller; a rebind in between finds nothing.
+ * hierarchy has its memcg, and the id is the cgroup's. Its top, the
+ * root memcg, is not exported: it is found from the current task's memcg
+ * up. Not through memory_cgrp_subsys.root, which an unmount may free
+ * under us: cgroup_root is not RCU-freed on every kernel this builds for.
  */
 static struct cgroup *mbr_cgroup_get_v1_id(u64 id)
 {
 	struct cgroup *cgrp = ERR_PTR(-ENOENT);
 	struct cgroup_subsys_state *top, *pos;
-	struct cgroup_root *root;
 
 	rcu_read_lock();
-	root = READ_ONCE(memory_cgrp_subsys.root);
-	top = rcu_dereference(root->cgrp.subsys[memory_cgrp_id]);
-	if (!top)
-		goto out_unlock;
+	top = &mem_cgroup_from_task(current)->css;
+	while (top->parent)
+		top = top->parent;
 	css_for_each_descendant_pre(pos, top) {
 		if (cgroup_id(pos->cgroup) != id)
 			continue;
@@ -81,7 +81,6 @@ static struct cgroup *mbr_cgroup_get_v1_id(u64 id)
 			cgrp = pos->cgroup;
 		break;
 	}
-out_unlock:
 	rcu_read_unlock();
 	return cgrp;
 }
