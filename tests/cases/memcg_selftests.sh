@@ -204,6 +204,7 @@ for p in $PROGS; do
 	run_prog $p module
 	diag "$p (module): $(direct_reclaims) direct memcg reclaims"
 	trace_reclaims_stop
+	# shellcheck disable=SC2046
 	set -- $(grep -o 'hitcount: *[0-9]*.*reclaimed: *[0-9]*' \
 		$T/events/memcg_bgreclaim/reclaim/hist |
 		awk '{ n += $2; r += $4 } END { print n + 0, r + 0 }')
@@ -229,7 +230,7 @@ mod_s=$(awk -v a="$mod_t0" -v b="$(uptime_s)" 'BEGIN { printf "%.0f", b - a }')
 
 # The verdicts, and the table of both runs.
 for p in $PROGS; do
-	diag "$p[$series]: test: stock result (s), module result (s) [failed at]"
+	diag "${p}[$series]: test: stock result (s), module result (s) [failed at]"
 	for t in $(awk '{ print $1 }' $R/stock-$p.res $R/module-$p.res | awk '!s[$0]++'); do
 		# shellcheck disable=SC2046
 		set -- $(res stock $p $t) $(res module $p $t)
@@ -248,7 +249,7 @@ for p in $PROGS; do
 				print "#     " r ": " $2
 			}' $ST/$p.asserts $R/$r-$p.notes
 		done
-		d="$p[$series]: $t"
+		d="${p}[$series]: $t"
 		case $m:$b in
 		pass:*)
 			pass "$d"
