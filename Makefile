@@ -29,6 +29,12 @@ dkms-install:
 check:
 	sh tests/check.sh
 
+# The kernel's own memcg selftests (test_memcontrol, test_kmem) of each
+# generic kernel, with the module loaded and every cgroup configured.
+.PHONY: check-selftests
+check-selftests:
+	MBR_SELFTEST_RUN=1 MBR_CASES=memcg_selftests sh tests/check.sh
+
 # Every case on every flavour (generic, cloud, rt) of 6.1 and 6.12.
 .PHONY: check-matrix
 check-matrix:

@@ -79,6 +79,7 @@ run_case() {
 	MBR_CASE=$1
 	dmesg -c >/dev/null	# the full log also goes to the console port
 	diag "case $MBR_CASE"
+	case_t0=$(cut -d. -f1 /proc/uptime)
 	(. "/tests/$MBR_CASE.sh") 2>&1
 	mbr_loaded && mbr_unload 2>/dev/null
 	kmemleak_check
@@ -90,6 +91,7 @@ run_case() {
 		pattern=$(echo "$MBR_BAD_DMESG" | sed 's/|Call Trace//')
 	fi
 	rm -f /tmp/mbr_allow_oom_trace
+	diag "case $MBR_CASE took $(($(cut -d. -f1 /proc/uptime) - case_t0)) s"
 	bad=$(dmesg | grep -E "$pattern")
 	if [ -n "$bad" ]; then
 		fail "kernel log clean"
