@@ -48,6 +48,7 @@ run_in U stream $F 1 >/dev/null
 r3=$(gstat U reclaim_runs)
 check "reclaim resumed after the memory was freed ($r2 -> $r3)" test "$r3" -gt "$r2"
 check "and freed pages again" test "$(gstat U reclaimed_pages)" -gt 0
+killgroup U
 rm -rf /mnt/ubin
 rmgroup U
 check "module unloads" mbr_unload
