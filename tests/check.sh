@@ -138,6 +138,13 @@ for krel in $krels; do
 		MBR_FI_KO=
 	fi
 	export MBR_FI_KO
+	# The smoke guests of the other flavours: a shorter rmdir race.
+	MBR_GUEST_ENV=
+	if [ -z "${MBR_MATRIX:-}" ] && ! echo "$generic" | grep -qx "$krel"; then
+		MBR_GUEST_ENV=$MBR_BUILD/guest-smoke.env
+		echo "MBR_RMDIR_ITERS=50" >"$MBR_GUEST_ENV"
+	fi
+	export MBR_GUEST_ENV
 	if [ -n "${MBR_SELFTEST_RUN:-}" ]; then
 		# The kernel's memcg selftests of this kernel's series (cached).
 		MBR_SELFTESTS=$(sh "$MBR_TOP/tests/selftests/build.sh" "$krel") ||

@@ -1,6 +1,8 @@
 # A turn asks for at most the way down to the stop mark, so a huge
 # batch_pages never overshoots: with 1 GiB turns, the group's usage
-# never falls far below its stop mark.
+# never falls far below its stop mark (uncapped, one turn would empty
+# the group). The kernel's reclaim itself overshoots a small request
+# by a few MiB: measured 103M on 6.12 and 93M on 6.1 for a 104M mark.
 F=/mnt/stream.dat
 check "test file" make_file $F ${MBR_STREAM_MB:-768}
 check "module loads" mbr_load
@@ -18,6 +20,6 @@ wait $pid
 min=$(awk -v s=$stop '$1 >= s { up = 1 } up && (m == "" || $1 < m) { m = $1 } END { print m + 0 }' /tmp/usage.rc)
 diag "stop mark $((stop >> 20))M, lowest usage after reaching it $((min >> 20))M, reclaimed_pages $(gstat RC reclaimed_pages)"
 check "background reclaim ran" test "$(gstat RC reclaimed_pages)" -gt 0
-check "usage never fell more than 8M below the stop mark ($((min >> 20))M)" test "$min" -ge $((stop - (8 << 20)))
+check "usage never fell more than 16M below the stop mark ($((min >> 20))M)" test "$min" -ge $((stop - (16 << 20)))
 rmgroup RC
 check "module unloads" mbr_unload
