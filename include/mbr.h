@@ -96,6 +96,7 @@ int mbr_symbols_init(const char *extra_required);
 /* table.c: the configured groups and their lifecycle */
 extern raw_spinlock_t mbr_lock;
 extern atomic_t mbr_nr_groups;
+extern atomic_t mbr_nr_pinned;
 void mbr_groups_init(struct kobject *parent);
 void mbr_groups_exit(void);
 void mbr_groups_flush(void);

@@ -33,6 +33,7 @@ DEFINE_RAW_SPINLOCK(mbr_lock);
 static DEFINE_MUTEX(mbr_names_mutex);
 static DEFINE_MUTEX(mbr_config_mutex);
 atomic_t mbr_nr_groups = ATOMIC_INIT(0);
+atomic_t mbr_nr_pinned = ATOMIC_INIT(0);	/* memcg references held */
 static struct kobject *mbr_cgroups_kobj;
 
 /* Groups unhashed from atomic context wait here for their kobject_del. */
@@ -196,6 +197,7 @@ static struct mbr_group *mbr_group_alloc(struct mem_cgroup *memcg, u64 id)
 	INIT_LIST_HEAD(&g->fifo);
 	INIT_LIST_HEAD(&g->reap);
 	css_get(&memcg->css);	/* dropped by the kobject's release */
+	atomic_inc(&mbr_nr_pinned);
 	g->memcg = memcg;
 	g->id = id;
 	RCU_INIT_POINTER(g->dist, d);

@@ -137,6 +137,7 @@ static void mbr_group_release(struct kobject *kobj)
 	struct mbr_dist *d = rcu_dereference_protected(g->dist, true);
 
 	css_put(&g->memcg->css);
+	atomic_dec(&mbr_nr_pinned);
 	kfree_rcu(d, rcu);
 	kfree_rcu(g, rcu);
 }

@@ -106,6 +106,8 @@ static ssize_t stat_show(struct kobject *kobj, struct kobj_attribute *attr,
 	mbr_stats_show(&sum, buf, &len);
 	len += sysfs_emit_at(buf, len, "direct_reclaims_missed %lu\n",
 			     mbr_direct_missed());
+	len += sysfs_emit_at(buf, len, "memcgs_pinned %d\n",
+			     atomic_read(&mbr_nr_pinned));
 	return len;
 }
 
