@@ -34,11 +34,18 @@ struct mbr_stats {
 	atomic64_t unreclaimable;	/* back-offs for lack of progress */
 };
 
-/* The two distances, replaced as one so readers see a consistent pair. */
-struct mbr_dist {
-	u64 high;
-	u64 low;
+/* A group's watermark configuration, replaced as one under RCU. */
+struct mbr_conf {
+	struct mbr_wmark_conf wm;
 	struct rcu_head rcu;
+};
+
+/* The settings of a group's configuration, one per file. */
+enum mbr_setting {
+	MBR_SET_HIGH_DIST,
+	MBR_SET_LOW_DIST,
+	MBR_SET_RATIO,
+	MBR_SET_SCALE,
 };
 
 /*
@@ -58,7 +65,7 @@ struct mbr_group {
 	struct kobject kobj;		/* cgroups/<id>/ */
 	struct mem_cgroup *memcg;	/* pinned */
 	u64 id;				/* cgroup id (its inode number) */
-	struct mbr_dist __rcu *dist;
+	struct mbr_conf __rcu *conf;
 	bool queued;			/* on the FIFO; under mbr_lock */
 	bool dead;			/* unhashed; set under mbr_lock */
 	unsigned long flags;		/* MBR_GROUP_* bits */
@@ -105,7 +112,7 @@ struct mbr_group *mbr_group_find_memcg_rcu(struct mem_cgroup *memcg);
 int mbr_group_add(const char *arg, size_t len);
 int mbr_group_remove(const char *arg, size_t len);
 void mbr_group_offline(struct mem_cgroup *memcg);
-int mbr_group_set_dist(struct mbr_group *g, bool high, u64 val);
+int mbr_group_set(struct mbr_group *g, enum mbr_setting what, u64 val);
 void mbr_group_put(struct mbr_group *g);
 void mbr_groups_sum(struct mbr_stats *sum, unsigned int *nr);
 

@@ -50,6 +50,62 @@ static inline struct mbr_marks mbr_marks_compute(u64 limit, u64 high_dist,
 }
 
 /*
+ * Ratio watermarks (Alibaba Cloud Linux's memory.wmark_ratio and
+ * memory.wmark_scale_factor, which Koordinator drives): background
+ * reclaim wakes above limit * ratio / 100 and stops at or below that
+ * minus limit * scale / 10000. A ratio of 0 is off.
+ */
+#define MBR_RATIO_MAX		100
+#define MBR_SCALE_MIN		1
+#define MBR_SCALE_MAX		1000
+#define MBR_SCALE_DEFAULT	50
+
+/* floor(x * num / den) for any 64-bit x, without overflow (num <= den). */
+static inline u64 mbr_frac(u64 x, unsigned int num, unsigned int den)
+{
+	return x / den * num + x % den * num / den;
+}
+
+static inline struct mbr_marks mbr_marks_ratio(u64 limit, unsigned int ratio,
+					       unsigned int scale)
+{
+	struct mbr_marks m = { .low = limit, .high = limit };
+	u64 gap;
+
+	if (!ratio)
+		return m;
+	m.low = mbr_frac(limit, ratio, 100);
+	gap = mbr_frac(limit, scale, 10000);
+	m.high = gap < m.low ? m.low - gap : 0;
+	return m;
+}
+
+/*
+ * The watermark configuration of a group: the seed's two distances, or
+ * a ratio. A non-zero ratio decides the marks; the distances are then
+ * kept, unused, so that setting the ratio back to 0 restores them.
+ */
+struct mbr_wmark_conf {
+	u64 high_dist;		/* high_wmark_distance, bytes */
+	u64 low_dist;		/* low_wmark_distance, bytes */
+	unsigned int ratio;	/* wmark_ratio, 0 (off) to 100 */
+	unsigned int scale;	/* wmark_scale_factor, 1 to 1000 */
+};
+
+static inline bool mbr_conf_active(const struct mbr_wmark_conf *c)
+{
+	return c->ratio || mbr_marks_active(c->high_dist, c->low_dist);
+}
+
+static inline struct mbr_marks mbr_conf_marks(const struct mbr_wmark_conf *c,
+					      u64 limit)
+{
+	if (c->ratio)
+		return mbr_marks_ratio(limit, c->ratio, c->scale);
+	return mbr_marks_compute(limit, c->high_dist, c->low_dist);
+}
+
+/*
  * Write rules of the seeds: high is set before low, low is cleared
  * before high, and high_wmark_distance > low_wmark_distance whenever
  * both are set, so that the stop mark lies below the wake mark.
@@ -119,6 +175,30 @@ static inline int mbr_parse_size(const char *buf, size_t len, u64 *out)
 	if (shift && val > (~(u64)0 >> shift))
 		return -EINVAL;
 	*out = val << shift;
+	return 0;
+}
+
+/*
+ * Parse a decimal integer in [min, max], with an optional newline.
+ */
+static inline int mbr_parse_uint(const char *buf, size_t len, unsigned int min,
+				 unsigned int max, unsigned int *out)
+{
+	u64 val = 0;
+	size_t i;
+
+	if (len && buf[len - 1] == '\n')
+		len--;
+	if (!len || len > 10)
+		return -EINVAL;
+	for (i = 0; i < len; i++) {
+		if (buf[i] < '0' || buf[i] > '9')
+			return -EINVAL;
+		val = val * 10 + (buf[i] - '0');
+	}
+	if (val < min || val > max)
+		return -EINVAL;
+	*out = val;
 	return 0;
 }
 

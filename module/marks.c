@@ -42,14 +42,12 @@ struct mbr_marks mbr_group_marks(struct mbr_group *g, struct mem_cgroup *memcg)
 	unsigned long limit = mbr_memcg_limit(memcg);
 	u64 limit_bytes = (u64)limit << PAGE_SHIFT;
 	struct mbr_marks marks = { .low = limit_bytes, .high = limit_bytes };
-	struct mbr_dist *d;
 
 	/* An unlimited group is inactive: its marks read as its limit. */
 	if (limit >= PAGE_COUNTER_MAX)
 		return marks;
 	rcu_read_lock();
-	d = rcu_dereference(g->dist);
-	marks = mbr_marks_compute(limit_bytes, d->high, d->low);
+	marks = mbr_conf_marks(&rcu_dereference(g->conf)->wm, limit_bytes);
 	rcu_read_unlock();
 	return marks;
 }
@@ -102,16 +100,18 @@ void mbr_group_charged(struct mbr_group *g, struct mem_cgroup *memcg)
 {
 	struct mbr_marks marks;
 	unsigned long limit;
-	struct mbr_dist *d;
+	struct mbr_wmark_conf *wm;
 	u64 usage;
 
 	if (READ_ONCE(g->queued))
 		return;
-	d = rcu_dereference(g->dist);
-	limit = mbr_memcg_limit(memcg);
-	if (!mbr_marks_active(d->high, d->low) || limit >= PAGE_COUNTER_MAX)
+	wm = &rcu_dereference(g->conf)->wm;
+	if (!mbr_conf_active(wm))
 		return;
-	marks = mbr_marks_compute((u64)limit << PAGE_SHIFT, d->high, d->low);
+	limit = mbr_memcg_limit(memcg);
+	if (limit >= PAGE_COUNTER_MAX)
+		return;
+	marks = mbr_conf_marks(wm, (u64)limit << PAGE_SHIFT);
 	usage = (u64)page_counter_read(&memcg->memory) << PAGE_SHIFT;
 	if (test_bit(MBR_GROUP_UNRECLAIMABLE, &g->flags)) {
 		if (usage > marks.high && limit == READ_ONCE(g->backoff_limit))

@@ -9,7 +9,7 @@
  *  mbr_names_mutex   the cgroups/<id> names: add, remove, reaping and
  *                    exit, around kobject_add()/kobject_del(), so that an
  *                    add never meets the name of a group being removed
- *  mbr_config_mutex  a group's configuration (distance writes) against
+ *  mbr_config_mutex  a group's configuration (its setting writes) against
  *                    its unlinking; never held across kobject_del(),
  *                    which waits for those very writes
  *  mbr_lock (raw)    the hash, the FIFO, the reap list, ->dead, taken in
@@ -187,20 +187,21 @@ static void mbr_sweep_fn(struct work_struct *work)
 static struct mbr_group *mbr_group_alloc(struct mem_cgroup *memcg, u64 id)
 {
 	struct mbr_group *g = kzalloc(sizeof(*g), GFP_KERNEL);
-	struct mbr_dist *d = kzalloc(sizeof(*d), GFP_KERNEL);
+	struct mbr_conf *c = kzalloc(sizeof(*c), GFP_KERNEL);
 
-	if (!g || !d || mbr_should_fail("group_alloc")) {
+	if (!g || !c || mbr_should_fail("group_alloc")) {
 		kfree(g);
-		kfree(d);
+		kfree(c);
 		return NULL;
 	}
+	c->wm.scale = MBR_SCALE_DEFAULT;
 	INIT_LIST_HEAD(&g->fifo);
 	INIT_LIST_HEAD(&g->reap);
 	css_get(&memcg->css);	/* dropped by the kobject's release */
 	atomic_inc(&mbr_nr_pinned);
 	g->memcg = memcg;
 	g->id = id;
-	RCU_INIT_POINTER(g->dist, d);
+	RCU_INIT_POINTER(g->conf, c);
 	kobject_init(&g->kobj, &mbr_group_ktype);
 	return g;
 }
@@ -301,7 +302,7 @@ int mbr_group_remove(const char *arg, size_t len)
 	mutex_unlock(&mbr_config_mutex);
 	/*
 	 * Outside the config mutex: kobject_del() waits for the group's
-	 * files to be idle, and a distance write in one of them may be
+	 * files to be idle, and a setting write in one of them may be
 	 * waiting for that mutex. Inside the names mutex: an add of the
 	 * same cgroup waits for its name to be free.
 	 */
@@ -312,22 +313,23 @@ int mbr_group_remove(const char *arg, size_t len)
 }
 
 /**
- * mbr_group_set_dist() - write high_wmark_distance or low_wmark_distance
+ * mbr_group_set() - write one setting of a group's configuration
  * @g: the group
- * @high: true for the high distance
- * @val: the distance in bytes
+ * @what: which one
+ * @val: the value: bytes for a distance, else the number
  *
- * Checked against the limit the group runs under (see mbr_memcg_limit()).
+ * Distances are checked against the limit the group runs under (see
+ * mbr_memcg_limit()) and against each other by the seeds' rules; the
+ * ratio (0 to 100) and the scale factor (1 to 1000) only by range.
  *
  * Context: process context.
- * Return: 0, -EINVAL if the seeds' rules refuse it, -ENOENT if the
- *	cgroup is gone, -ENOMEM.
+ * Return: 0, -EINVAL if refused, -ENOENT if the cgroup is gone, -ENOMEM.
  */
-int mbr_group_set_dist(struct mbr_group *g, bool high, u64 val)
+int mbr_group_set(struct mbr_group *g, enum mbr_setting what, u64 val)
 {
-	struct mbr_dist *old, *new;
+	struct mbr_conf *old, *new;
 	u64 limit;
-	int ret;
+	int ret = 0;
 
 	new = mbr_should_fail("dist_alloc") ? NULL :
 		kmalloc(sizeof(*new), GFP_KERNEL);
@@ -341,19 +343,32 @@ int mbr_group_set_dist(struct mbr_group *g, bool high, u64 val)
 	}
 	limit = (u64)mbr_memcg_limit(g->memcg) << PAGE_SHIFT;
 
-	old = rcu_dereference_protected(g->dist,
+	old = rcu_dereference_protected(g->conf,
 					lockdep_is_held(&mbr_config_mutex));
 	*new = *old;
-	if (high) {
-		ret = mbr_check_high_dist(limit, old->low, val);
-		new->high = val;
-	} else {
-		ret = mbr_check_low_dist(limit, old->high, val);
-		new->low = val;
+	switch (what) {
+	case MBR_SET_HIGH_DIST:
+		ret = mbr_check_high_dist(limit, old->wm.low_dist, val);
+		new->wm.high_dist = val;
+		break;
+	case MBR_SET_LOW_DIST:
+		ret = mbr_check_low_dist(limit, old->wm.high_dist, val);
+		new->wm.low_dist = val;
+		break;
+	case MBR_SET_RATIO:
+		if (val > MBR_RATIO_MAX)
+			ret = -EINVAL;
+		new->wm.ratio = val;
+		break;
+	case MBR_SET_SCALE:
+		if (val < MBR_SCALE_MIN || val > MBR_SCALE_MAX)
+			ret = -EINVAL;
+		new->wm.scale = val;
+		break;
 	}
 	if (ret)
 		goto out_unlock;
-	rcu_assign_pointer(g->dist, new);
+	rcu_assign_pointer(g->conf, new);
 	/* A new configuration is a new chance to make progress. */
 	g->nr_failures = 0;
 	mbr_group_clear_backoff(g);

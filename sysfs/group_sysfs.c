@@ -33,54 +33,69 @@ static ssize_t path_show(struct kobject *kobj, struct kobj_attribute *attr,
 	return len;
 }
 
-static ssize_t mbr_dist_show(struct mbr_group *g, bool high, char *buf)
+static ssize_t mbr_setting_show(struct mbr_group *g, enum mbr_setting what,
+				char *buf)
 {
-	struct mbr_dist *d;
-	u64 val;
+	struct mbr_wmark_conf wm;
+	u64 val = 0;
 
 	rcu_read_lock();
-	d = rcu_dereference(g->dist);
-	val = high ? d->high : d->low;
+	wm = rcu_dereference(g->conf)->wm;
 	rcu_read_unlock();
+	switch (what) {
+	case MBR_SET_HIGH_DIST:
+		val = wm.high_dist;
+		break;
+	case MBR_SET_LOW_DIST:
+		val = wm.low_dist;
+		break;
+	case MBR_SET_RATIO:
+		val = wm.ratio;
+		break;
+	case MBR_SET_SCALE:
+		val = wm.scale;
+		break;
+	}
 	return sysfs_emit(buf, "%llu\n", val);
 }
 
-static ssize_t mbr_dist_store(struct mbr_group *g, bool high, const char *buf,
-			      size_t count)
+static ssize_t mbr_setting_store(struct mbr_group *g, enum mbr_setting what,
+				 const char *buf, size_t count)
 {
+	unsigned int num;
 	u64 val;
-	int ret = mbr_parse_size(buf, count, &val);
+	int ret;
 
+	if (what == MBR_SET_HIGH_DIST || what == MBR_SET_LOW_DIST) {
+		ret = mbr_parse_size(buf, count, &val);
+	} else {
+		ret = mbr_parse_uint(buf, count, 0, UINT_MAX, &num);
+		val = num;
+	}
 	if (ret)
 		return ret;
-	return mbr_group_set_dist(g, high, val) ?: count;
+	return mbr_group_set(g, what, val) ?: count;
 }
 
-static ssize_t high_wmark_distance_show(struct kobject *kobj,
-					struct kobj_attribute *attr, char *buf)
-{
-	return mbr_dist_show(to_group(kobj), true, buf);
-}
+/* One show/store pair per setting file. */
+#define MBR_SETTING_ATTR(name, what)					\
+static ssize_t name##_show(struct kobject *kobj,			\
+			   struct kobj_attribute *attr, char *buf)	\
+{									\
+	return mbr_setting_show(to_group(kobj), what, buf);		\
+}									\
+static ssize_t name##_store(struct kobject *kobj,			\
+			    struct kobj_attribute *attr,		\
+			    const char *buf, size_t count)		\
+{									\
+	return mbr_setting_store(to_group(kobj), what, buf, count);	\
+}									\
+static struct kobj_attribute name##_attr = __ATTR_RW(name)
 
-static ssize_t high_wmark_distance_store(struct kobject *kobj,
-					 struct kobj_attribute *attr,
-					 const char *buf, size_t count)
-{
-	return mbr_dist_store(to_group(kobj), true, buf, count);
-}
-
-static ssize_t low_wmark_distance_show(struct kobject *kobj,
-				       struct kobj_attribute *attr, char *buf)
-{
-	return mbr_dist_show(to_group(kobj), false, buf);
-}
-
-static ssize_t low_wmark_distance_store(struct kobject *kobj,
-					struct kobj_attribute *attr,
-					const char *buf, size_t count)
-{
-	return mbr_dist_store(to_group(kobj), false, buf, count);
-}
+MBR_SETTING_ATTR(high_wmark_distance, MBR_SET_HIGH_DIST);
+MBR_SETTING_ATTR(low_wmark_distance, MBR_SET_LOW_DIST);
+MBR_SETTING_ATTR(wmark_ratio, MBR_SET_RATIO);
+MBR_SETTING_ATTR(wmark_scale_factor, MBR_SET_SCALE);
 
 static ssize_t reclaim_wmarks_show(struct kobject *kobj,
 				   struct kobj_attribute *attr, char *buf)
@@ -109,10 +124,6 @@ static ssize_t stat_show(struct kobject *kobj, struct kobj_attribute *attr,
 }
 
 static struct kobj_attribute path_attr = __ATTR_RO(path);
-static struct kobj_attribute high_wmark_distance_attr =
-	__ATTR_RW(high_wmark_distance);
-static struct kobj_attribute low_wmark_distance_attr =
-	__ATTR_RW(low_wmark_distance);
 static struct kobj_attribute reclaim_wmarks_attr = __ATTR_RO(reclaim_wmarks);
 static struct kobj_attribute stat_attr = __ATTR_RO(stat);
 
@@ -120,6 +131,8 @@ static struct attribute *mbr_group_attrs[] = {
 	&path_attr.attr,
 	&high_wmark_distance_attr.attr,
 	&low_wmark_distance_attr.attr,
+	&wmark_ratio_attr.attr,
+	&wmark_scale_factor_attr.attr,
 	&reclaim_wmarks_attr.attr,
 	&stat_attr.attr,
 	NULL,
@@ -134,11 +147,11 @@ ATTRIBUTE_GROUPS(mbr_group);
 static void mbr_group_release(struct kobject *kobj)
 {
 	struct mbr_group *g = to_group(kobj);
-	struct mbr_dist *d = rcu_dereference_protected(g->dist, true);
+	struct mbr_conf *c = rcu_dereference_protected(g->conf, true);
 
 	css_put(&g->memcg->css);
 	atomic_dec(&mbr_nr_pinned);
-	kfree_rcu(d, rcu);
+	kfree_rcu(c, rcu);
 	kfree_rcu(g, rcu);
 }
 

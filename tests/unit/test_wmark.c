@@ -128,6 +128,63 @@ static void test_switch(void)
 	ok(mbr_parse_switch("10", 2, &b) == -EINVAL, "switch 10");
 }
 
+static void test_ratio(void)
+{
+	struct mbr_wmark_conf c = { .ratio = 80, .scale = 50 };
+	u64 lim = 100 * MiB, odd = 100 * MiB + 12288, huge = ~0ULL >> 1;
+	struct mbr_marks m;
+
+	m = mbr_conf_marks(&c, lim);
+	ok(m.low == 83886080ULL, "ratio 80: start 80% of 100M");
+	ok(m.high == 83886080ULL - 524288, "scale 50: stop 0.5% of the limit below");
+	c.ratio = 33;
+	c.scale = 7;
+	m = mbr_conf_marks(&c, odd);
+	ok(m.low == odd * 33 / 100, "start rounds down");
+	ok(m.high == odd * 33 / 100 - odd * 7 / 10000, "gap rounds down");
+	c.scale = 1000;
+	c.ratio = 5;
+	m = mbr_conf_marks(&c, lim);
+	ok(m.high == 0, "a gap above the start clamps the stop mark at 0");
+	c.ratio = 100;
+	m = mbr_conf_marks(&c, lim);
+	ok(m.low == lim, "ratio 100: start at the limit");
+	c.ratio = 99;
+	m = mbr_conf_marks(&c, huge);
+	ok(m.low == huge / 100 * 99 + huge % 100 * 99 / 100,
+	   "a 2^63 limit does not overflow");
+	ok(m.low < huge && m.low > huge / 100 * 98, "and stays in range");
+	c.ratio = 0;
+	c.high_dist = 24 * MiB;
+	c.low_dist = 12 * MiB;
+	m = mbr_conf_marks(&c, lim);
+	ok(m.low == 88 * MiB && m.high == 76 * MiB,
+	   "ratio 0: the distances decide");
+	ok(mbr_conf_active(&c), "distances alone are active");
+	c.high_dist = 0;
+	c.low_dist = 0;
+	ok(!mbr_conf_active(&c), "nothing set is inactive");
+	c.ratio = 1;
+	ok(mbr_conf_active(&c), "a ratio alone is active");
+}
+
+static void test_uint(void)
+{
+	unsigned int v = 7;
+
+	ok(!mbr_parse_uint("80\n", 3, 0, 100, &v) && v == 80, "uint 80");
+	ok(!mbr_parse_uint("0", 1, 0, 100, &v) && v == 0, "uint 0");
+	ok(mbr_parse_uint("101", 3, 0, 100, &v) == -EINVAL, "uint above max");
+	ok(mbr_parse_uint("0", 1, 1, 100, &v) == -EINVAL, "uint below min");
+	ok(mbr_parse_uint("-1", 2, 0, 100, &v) == -EINVAL, "uint sign");
+	ok(mbr_parse_uint("", 0, 0, 100, &v) == -EINVAL, "uint empty");
+	ok(mbr_parse_uint("99999999999", 11, 0, 100, &v) == -EINVAL,
+	   "uint too long");
+	ok(mbr_parse_uint("4294967296", 10, 0, 0xffffffffU, &v) == -EINVAL,
+	   "uint above 32 bits");
+	ok(mbr_parse_uint("1 ", 2, 0, 100, &v) == -EINVAL, "uint trailing space");
+}
+
 int main(void)
 {
 	test_seed_example();
@@ -136,6 +193,8 @@ int main(void)
 	test_rules();
 	test_parse();
 	test_switch();
+	test_ratio();
+	test_uint();
 	printf("1..%d\n", nr_test);
 	return nr_fail != 0;
 }
