@@ -78,6 +78,19 @@ static inline struct cgroup *mbr_cgroup_from_dir(struct dentry *dentry)
 }
 
 /*
+ * The name of a cgroup being created (from its css_online), read
+ * without kernfs_rename_lock, which cgroup_name() takes and which may
+ * sleep on PREEMPT_RT: no rename can happen before its directory is
+ * activated, after css_online. kernfs_node::name is a plain pointer in
+ * 6.1 and 6.12 (6.15, "kernfs: Use RCU to access kernfs_node::name",
+ * made it __rcu).
+ */
+static inline const char *mbr_cgroup_new_name(struct cgroup *cgrp)
+{
+	return cgrp->kn->name;
+}
+
+/*
  * Whether this kernel has the cgroup v1 memory controller at all.
  * 6.11: "mm: memcg: put cgroup v1-specific code under a config option"
  * made it optional (CONFIG_MEMCG_V1, not set in Debian's 6.12); without

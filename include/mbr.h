@@ -15,6 +15,7 @@
 
 #include "compat.h"
 #include "fault.h"
+#include "rule_spec.h"
 #include "wmark.h"
 
 /* Histogram of direct-reclaim stall times, upper bounds in ms. */
@@ -65,6 +66,9 @@ struct mbr_group {
 	struct kobject kobj;		/* cgroups/<id>/ */
 	struct mem_cgroup *memcg;	/* pinned */
 	u64 id;				/* cgroup id (its inode number) */
+	u64 rule_id;			/* the configuring rule's cgroup id,
+					 * 0: by hand; under mbr_config_mutex
+					 */
 	struct mbr_conf __rcu *conf;
 	bool queued;			/* on the FIFO; under mbr_lock */
 	bool dead;			/* unhashed; set under mbr_lock */
@@ -113,8 +117,29 @@ int mbr_group_add(const char *arg, size_t len);
 int mbr_group_remove(const char *arg, size_t len);
 void mbr_group_offline(struct mem_cgroup *memcg);
 int mbr_group_set(struct mbr_group *g, enum mbr_setting what, u64 val);
+void mbr_groups_reserve(void);
+struct mbr_group *mbr_group_alloc_atomic(struct mem_cgroup *memcg, u64 id);
+struct mbr_group *mbr_group_alloc_rule(struct mem_cgroup *memcg, u64 id,
+				       const struct mbr_wmark_conf *wm,
+				       u64 rule_id);
+bool mbr_group_insert(struct mbr_group *g);
+void mbr_group_forget(struct mbr_group *g);
+int mbr_group_set_rule(struct mbr_group *g, const struct mbr_wmark_conf *wm,
+		       u64 rule_id);
+struct mbr_group *mbr_group_get_rcu(struct mbr_group *g);
+unsigned int mbr_groups_of_rule(u64 rule_id);
 void mbr_group_put(struct mbr_group *g);
 void mbr_groups_sum(struct mbr_stats *sum, unsigned int *nr);
+
+/* rules.c: rules that configure cgroups as they are created */
+extern atomic64_t mbr_rule_groups_online;
+extern atomic64_t mbr_rule_groups_late;
+int mbr_rule_add(const char *buf, size_t len);
+int mbr_rule_del(const char *buf, size_t len);
+int mbr_rules_show(char *buf);
+void mbr_rules_online(struct mem_cgroup *memcg);
+void mbr_rules_offline(struct mem_cgroup *memcg);
+void mbr_rules_exit(void);
 
 /* marks.c: limits, watermarks, and the decision to queue or back off */
 unsigned long mbr_memcg_limit(struct mem_cgroup *memcg);
@@ -130,9 +155,10 @@ void mbr_stats_add(struct mbr_stats *sum, const struct mbr_stats *st);
 void mbr_stats_account_direct(struct mbr_stats *st, u64 ns);
 
 /* cgroup_arg.c */
-struct cgroup_subsys_state *mbr_memcg_css_from_arg(const char *arg,
-						   size_t len);
-int mbr_cgroup_id_from_arg(const char *arg, size_t len, u64 *id);
+struct cgroup_subsys_state *mbr_memcg_css_from_arg(const char *op,
+						   const char *arg, size_t len);
+int mbr_cgroup_id_from_arg(const char *op, const char *arg, size_t len,
+			   u64 *id);
 
 /* group_sysfs.c */
 extern struct kobj_type mbr_group_ktype;

@@ -148,12 +148,13 @@ static int mbr_check_hierarchy(const char *op, const char *s,
 }
 
 /* Why @cgrp, on memory's hierarchy, has no online memcg of its own. */
-static int mbr_no_own_memcg(const char *s, struct cgroup *cgrp)
+static int mbr_no_own_memcg(const char *op, const char *s,
+			    struct cgroup *cgrp)
 {
 	/* Every cgroup of a v1 memory hierarchy has one until removed. */
 	if (mbr_cgroup_is_v1(cgrp))
 		return -ENOENT;
-	return mbr_refuse("add", s, -EINVAL,
+	return mbr_refuse(op, s, -EINVAL,
 			  "no memory controller of its own: its parent does not enable \"memory\" in cgroup.subtree_control");
 }
 
@@ -174,7 +175,8 @@ static struct cgroup *mbr_memory_cgroup_get(const char *op, const char *s)
 }
 
 /**
- * mbr_memcg_css_from_arg() - the memory cgroup a user named ("add")
+ * mbr_memcg_css_from_arg() - the memory cgroup a user named
+ * @op: the file written ("add", "rule_add"), for the log line of a refusal
  * @arg: an id or a path, as written (one trailing newline allowed)
  * @len: its length
  *
@@ -185,8 +187,8 @@ static struct cgroup *mbr_memory_cgroup_get(const char *op, const char *s)
  *	the memory controller, -EOPNOTSUPP a cgroup v1 path on a kernel
  *	without the v1 memory controller.
  */
-struct cgroup_subsys_state *mbr_memcg_css_from_arg(const char *arg,
-						   size_t len)
+struct cgroup_subsys_state *mbr_memcg_css_from_arg(const char *op,
+						   const char *arg, size_t len)
 {
 	struct cgroup_subsys_state *css;
 	struct cgroup *cgrp;
@@ -194,13 +196,13 @@ struct cgroup_subsys_state *mbr_memcg_css_from_arg(const char *arg,
 
 	if (IS_ERR(s))
 		return ERR_CAST(s);
-	cgrp = mbr_memory_cgroup_get("add", s);
+	cgrp = mbr_memory_cgroup_get(op, s);
 	if (IS_ERR(cgrp)) {
 		css = ERR_CAST(cgrp);
 		goto out_free;
 	}
 	if (!cgroup_parent(cgrp)) {
-		css = ERR_PTR(mbr_refuse("add", s, -EINVAL,
+		css = ERR_PTR(mbr_refuse(op, s, -EINVAL,
 					 "the root cgroup, which has no limit"));
 		goto out_put_cgrp;
 	}
@@ -208,7 +210,7 @@ struct cgroup_subsys_state *mbr_memcg_css_from_arg(const char *arg,
 	css = cgroup_get_e_css(cgrp, &memory_cgrp_subsys);
 	if (css->cgroup != cgrp) {
 		css_put(css);
-		css = ERR_PTR(mbr_no_own_memcg(s, cgrp));
+		css = ERR_PTR(mbr_no_own_memcg(op, s, cgrp));
 	}
 out_put_cgrp:
 	cgroup_put(cgrp);
@@ -218,7 +220,8 @@ out_free:
 }
 
 /**
- * mbr_cgroup_id_from_arg() - the id of the cgroup a user named ("remove")
+ * mbr_cgroup_id_from_arg() - the id of the cgroup a user named
+ * @op: the file written ("remove", "rule_del"), for the log line
  * @arg: an id or a path, as written
  * @len: its length
  * @id: set to the id
@@ -229,7 +232,8 @@ out_free:
  *
  * Return: 0 or a negative errno.
  */
-int mbr_cgroup_id_from_arg(const char *arg, size_t len, u64 *id)
+int mbr_cgroup_id_from_arg(const char *op, const char *arg, size_t len,
+			   u64 *id)
 {
 	struct cgroup *cgrp;
 	char *s = mbr_dup_arg(arg, len);
@@ -240,7 +244,7 @@ int mbr_cgroup_id_from_arg(const char *arg, size_t len, u64 *id)
 	if (mbr_is_id(s)) {
 		ret = kstrtou64(s, 10, id) ? -EINVAL : 0;
 	} else {
-		cgrp = mbr_memory_cgroup_get("remove", s);
+		cgrp = mbr_memory_cgroup_get(op, s);
 		if (IS_ERR(cgrp)) {
 			ret = PTR_ERR(cgrp);
 		} else {

@@ -9,7 +9,10 @@
  *  try_charge_memcg       every charge: per-CPU page count, and every
  *                         check_pages pages a watermark check of the
  *                         charging memcg and its ancestors
- *  mem_cgroup_css_offline rmdir: forget the group and drop its memcg
+ *  mem_cgroup_css_online  mkdir, before the directory is visible: the
+ *                         rules configure the new memcg
+ *  mem_cgroup_css_offline rmdir: forget the group and drop its memcg,
+ *                         and the rule of the cgroup, if any
  *  try_to_free_mem_cgroup_pages (kretprobe) entry and return: count and
  *                         time the direct reclaim stalls of other tasks,
  *                         and end a group's back-off when a task's own
@@ -74,8 +77,25 @@ static void mbr_offline_hook(unsigned long ip, unsigned long parent_ip,
 	struct cgroup_subsys_state *css;
 
 	css = (struct cgroup_subsys_state *)mbr_ftrace_arg(fregs, 0);
-	if (css)
+	if (css) {
 		mbr_group_offline(mem_cgroup_from_css(css));
+		mbr_rules_offline(mem_cgroup_from_css(css));
+	}
+}
+
+/*
+ * No recursion guard either: nothing here leads back into
+ * mem_cgroup_css_online(). A missed online costs a group configured
+ * late, by the rules' catch-up, or not at all: never memory safety.
+ */
+static void mbr_online_hook(unsigned long ip, unsigned long parent_ip,
+			    struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	struct cgroup_subsys_state *css;
+
+	css = (struct cgroup_subsys_state *)mbr_ftrace_arg(fregs, 0);
+	if (css)
+		mbr_rules_online(mem_cgroup_from_css(css));
 }
 
 struct mbr_hook {
@@ -98,6 +118,8 @@ static struct mbr_hook mbr_hooks[] = {
 		   .flags = FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_PERMANENT } },
 	{ .name = "try_charge_memcg",
 	  .ops = { .func = mbr_charge_hook, .flags = FTRACE_OPS_FL_SAVE_REGS } },
+	{ .name = "mem_cgroup_css_online",
+	  .ops = { .func = mbr_online_hook, .flags = FTRACE_OPS_FL_SAVE_REGS } },
 };
 
 /* Direct reclaim accounting, per stall in flight. */

@@ -85,7 +85,8 @@ out_unhook_offline:
 static void __exit mbr_exit(void)
 {
 	mbr_sysfs_remove_files();	/* no add, remove or write in flight */
-	mbr_hooks_exit_observers();	/* nothing queues a group now */
+	mbr_hooks_exit_observers();	/* nothing queues or adds a group now */
+	mbr_rules_exit();		/* nor does a rule */
 	mbr_workers_exit();		/* no reclaim runs now */
 	mbr_groups_exit();		/* every group unlinked and destroyed */
 	mbr_hooks_exit();		/* the offline hook */

@@ -100,7 +100,9 @@ void mbr_group_put(struct mbr_group *g)
  */
 static void mbr_group_destroy(struct mbr_group *g)
 {
-	kobject_del(&g->kobj);
+	/* A group a rule configured has no directory. */
+	if (g->kobj.state_in_sysfs)
+		kobject_del(&g->kobj);
 	mbr_group_put(g);
 }
 
@@ -184,7 +186,21 @@ static void mbr_sweep_fn(struct work_struct *work)
 		schedule_delayed_work(&mbr_sweep_work, MBR_SWEEP_INTERVAL);
 }
 
-static struct mbr_group *mbr_group_alloc(struct mem_cgroup *memcg, u64 id)
+/*
+ * Spare groups for the online hook, which may not allocate (it can run
+ * with preemption off, and on PREEMPT_RT no allocation is allowed
+ * there): it takes one from here, and a work item refills the pool.
+ * A burst of creations beyond MBR_NR_SPARES is configured by that work
+ * item instead, a little later (counted in rule_groups_late).
+ */
+#define MBR_NR_SPARES	64
+static struct mbr_group *mbr_spares[MBR_NR_SPARES];
+static unsigned int mbr_nr_spares;	/* under mbr_lock */
+static void mbr_spares_fill_fn(struct work_struct *work);
+static DECLARE_WORK(mbr_spares_work, mbr_spares_fill_fn);
+
+/* A group's memory, zeroed, with its configuration (inactive). */
+static struct mbr_group *mbr_group_alloc_raw(void)
 {
 	struct mbr_group *g = kzalloc(sizeof(*g), GFP_KERNEL);
 	struct mbr_conf *c = kzalloc(sizeof(*c), GFP_KERNEL);
@@ -195,15 +211,243 @@ static struct mbr_group *mbr_group_alloc(struct mem_cgroup *memcg, u64 id)
 		return NULL;
 	}
 	c->wm.scale = MBR_SCALE_DEFAULT;
+	RCU_INIT_POINTER(g->conf, c);
+	return g;
+}
+
+static void mbr_group_free_raw(struct mbr_group *g)
+{
+	kfree(rcu_dereference_protected(g->conf, true));
+	kfree(g);
+}
+
+/* Make @g the group of @memcg. Any context: nothing sleeps. */
+static void mbr_group_init(struct mbr_group *g, struct mem_cgroup *memcg,
+			   u64 id)
+{
 	INIT_LIST_HEAD(&g->fifo);
 	INIT_LIST_HEAD(&g->reap);
 	css_get(&memcg->css);	/* dropped by the kobject's release */
 	atomic_inc(&mbr_nr_pinned);
 	g->memcg = memcg;
 	g->id = id;
-	RCU_INIT_POINTER(g->conf, c);
 	kobject_init(&g->kobj, &mbr_group_ktype);
+}
+
+static struct mbr_group *mbr_group_alloc(struct mem_cgroup *memcg, u64 id)
+{
+	struct mbr_group *g = mbr_group_alloc_raw();
+
+	if (g)
+		mbr_group_init(g, memcg, id);
 	return g;
+}
+
+static void mbr_spares_fill_fn(struct work_struct *work)
+{
+	struct mbr_group *g;
+	unsigned long flags;
+
+	for (;;) {
+		g = mbr_group_alloc_raw();
+		if (!g)
+			return;
+		raw_spin_lock_irqsave(&mbr_lock, flags);
+		if (mbr_nr_spares < MBR_NR_SPARES) {
+			mbr_spares[mbr_nr_spares++] = g;
+			g = NULL;
+		}
+		raw_spin_unlock_irqrestore(&mbr_lock, flags);
+		if (g) {
+			mbr_group_free_raw(g);
+			return;
+		}
+	}
+}
+
+/**
+ * mbr_groups_reserve() - fill the spare pool now, before a rule needs it
+ *
+ * Context: process context.
+ */
+void mbr_groups_reserve(void)
+{
+	mbr_spares_fill_fn(NULL);
+}
+
+/**
+ * mbr_group_alloc_atomic() - a group for @memcg from the spare pool
+ * @memcg: the memcg, kept alive by the caller
+ * @id: its cgroup id
+ *
+ * Context: any but NMI.
+ * Return: the group (inactive, not hashed, no directory), or NULL if
+ *	the pool is empty.
+ */
+struct mbr_group *mbr_group_alloc_atomic(struct mem_cgroup *memcg, u64 id)
+{
+	struct mbr_group *g = NULL;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&mbr_lock, flags);
+	if (mbr_nr_spares)
+		g = mbr_spares[--mbr_nr_spares];
+	raw_spin_unlock_irqrestore(&mbr_lock, flags);
+	schedule_work(&mbr_spares_work);
+	if (g)
+		mbr_group_init(g, memcg, id);
+	return g;
+}
+
+/**
+ * mbr_group_alloc_rule() - a group for @memcg, configured by a rule
+ * @memcg: the memcg, kept alive by the caller
+ * @id: its cgroup id
+ * @wm: the rule's configuration
+ * @rule_id: the rule's cgroup id
+ *
+ * Context: process context.
+ */
+struct mbr_group *mbr_group_alloc_rule(struct mem_cgroup *memcg, u64 id,
+				       const struct mbr_wmark_conf *wm,
+				       u64 rule_id)
+{
+	struct mbr_group *g = mbr_group_alloc(memcg, id);
+
+	if (g) {
+		rcu_dereference_protected(g->conf, true)->wm = *wm;
+		g->rule_id = rule_id;
+	}
+	return g;
+}
+
+/**
+ * mbr_group_insert() - hash a new group with no directory (a rule's)
+ * @g: the group, from mbr_group_alloc_atomic() or mbr_group_alloc_rule()
+ *
+ * On failure the caller still owns @g and drops it with mbr_group_put().
+ *
+ * Context: any but NMI.
+ * Return: true if hashed; false if its cgroup already has a group or is
+ *	going away.
+ */
+bool mbr_group_insert(struct mbr_group *g)
+{
+	unsigned long flags;
+	bool ok = false;
+
+	raw_spin_lock_irqsave(&mbr_lock, flags);
+	if (!mbr_group_lookup_rcu(g->id) && !css_is_dying(&g->memcg->css)) {
+		hash_add_rcu(mbr_groups, &g->hnode, g->id);
+		atomic_inc(&mbr_nr_groups);
+		ok = true;
+	}
+	raw_spin_unlock_irqrestore(&mbr_lock, flags);
+	if (ok)
+		schedule_delayed_work(&mbr_sweep_work, MBR_SWEEP_INTERVAL);
+	return ok;
+}
+
+/**
+ * mbr_group_forget() - unlink a group a rule no longer configures
+ * @g: the group, referenced by the caller
+ *
+ * Context: process context.
+ */
+void mbr_group_forget(struct mbr_group *g)
+{
+	if (mbr_group_unlink_to_reap(g))
+		schedule_work(&mbr_reap_work);
+}
+
+/**
+ * mbr_group_set_rule() - give a rule's group a rule's configuration
+ * @g: the group, referenced by the caller
+ * @wm: the configuration
+ * @rule_id: the rule's cgroup id
+ *
+ * Nothing happens to a group configured by hand in the meantime.
+ *
+ * Context: process context.
+ * Return: 0, -ENOENT if the group is gone, or -ENOMEM.
+ */
+int mbr_group_set_rule(struct mbr_group *g, const struct mbr_wmark_conf *wm,
+		       u64 rule_id)
+{
+	struct mbr_conf *old, *new = kmalloc(sizeof(*new), GFP_KERNEL);
+	bool replaced = false;
+	int ret = 0;
+
+	if (!new)
+		return -ENOMEM;
+	new->wm = *wm;
+	mutex_lock(&mbr_config_mutex);
+	old = rcu_dereference_protected(g->conf,
+					lockdep_is_held(&mbr_config_mutex));
+	if (READ_ONCE(g->dead)) {
+		ret = -ENOENT;
+	} else if (g->rule_id && (g->rule_id != rule_id ||
+				  memcmp(&old->wm, wm, sizeof(*wm)))) {
+		rcu_assign_pointer(g->conf, new);
+		WRITE_ONCE(g->rule_id, rule_id);
+		g->nr_failures = 0;
+		mbr_group_clear_backoff(g);
+		replaced = true;
+	}
+	mutex_unlock(&mbr_config_mutex);
+	if (replaced)
+		kfree_rcu(old, rcu);
+	else
+		kfree(new);
+	return ret;
+}
+
+/**
+ * mbr_group_get_rcu() - a reference on a group found under RCU
+ * @g: the group
+ *
+ * Return: @g, or NULL if its last reference is already gone.
+ */
+struct mbr_group *mbr_group_get_rcu(struct mbr_group *g)
+{
+	return kobject_get_unless_zero(&g->kobj) ? g : NULL;
+}
+
+/*
+ * "add" of a cgroup that already has a group: one a rule configured
+ * becomes the user's, with a directory of its own (settings made by
+ * hand override rules); one added by hand is -EEXIST. -ENOENT if there
+ * is none. Caller holds mbr_names_mutex.
+ */
+static int mbr_group_adopt(u64 id)
+{
+	struct mbr_group *g;
+	int ret = -ENOENT;
+
+	rcu_read_lock();
+	g = mbr_group_lookup_rcu(id);
+	if (g)
+		g = mbr_group_get_rcu(g);
+	rcu_read_unlock();
+	if (!g)
+		return ret;
+	mutex_lock(&mbr_config_mutex);
+	if (READ_ONCE(g->dead))
+		ret = -ENOENT;
+	else if (!g->rule_id)
+		ret = -EEXIST;
+	else
+		ret = 0;
+	mutex_unlock(&mbr_config_mutex);
+	if (!ret) {
+		/* Under mbr_names_mutex: unlinking waits for us to finish. */
+		ret = mbr_should_fail("group_kobject") ? -ENOMEM :
+			kobject_add(&g->kobj, mbr_cgroups_kobj, "%llu", id);
+		if (!ret)
+			WRITE_ONCE(g->rule_id, 0);
+	}
+	mbr_group_put(g);
+	return ret;
 }
 
 /**
@@ -219,10 +463,11 @@ int mbr_group_add(const char *arg, size_t len)
 	struct cgroup_subsys_state *css;
 	struct mbr_group *g;
 	unsigned long flags;
+	bool adopted = false;
 	u64 id;
 	int ret;
 
-	css = mbr_memcg_css_from_arg(arg, len);
+	css = mbr_memcg_css_from_arg("add", arg, len);
 	if (IS_ERR(css))
 		return PTR_ERR(css);
 
@@ -233,11 +478,11 @@ int mbr_group_add(const char *arg, size_t len)
 		goto out_put_css;
 
 	mutex_lock(&mbr_names_mutex);
-	rcu_read_lock();
-	ret = mbr_group_lookup_rcu(id) ? -EEXIST : 0;
-	rcu_read_unlock();
-	if (ret)
+	ret = mbr_group_adopt(id);
+	if (ret != -ENOENT) {
+		adopted = !ret;
 		goto out_unlock;
+	}
 	ret = mbr_should_fail("group_kobject") ? -ENOMEM :
 		kobject_add(&g->kobj, mbr_cgroups_kobj, "%llu", id);
 	if (ret)
@@ -246,10 +491,14 @@ int mbr_group_add(const char *arg, size_t len)
 	/*
 	 * css_offline runs after the css is marked dying and takes mbr_lock
 	 * to unhash: either it finds the group hashed, or we see it dying.
+	 * A rule may have configured the cgroup since the lookup above
+	 * (rules do not take mbr_names_mutex): then that group is adopted.
 	 */
 	raw_spin_lock_irqsave(&mbr_lock, flags);
 	if (css_is_dying(css)) {
 		ret = -ENOENT;
+	} else if (mbr_group_lookup_rcu(id)) {
+		ret = -EEXIST;
 	} else {
 		hash_add_rcu(mbr_groups, &g->hnode, id);
 		atomic_inc(&mbr_nr_groups);
@@ -259,10 +508,14 @@ int mbr_group_add(const char *arg, size_t len)
 		kobject_del(&g->kobj);
 	else
 		schedule_delayed_work(&mbr_sweep_work, MBR_SWEEP_INTERVAL);
+	if (ret == -EEXIST) {
+		ret = mbr_group_adopt(id);
+		adopted = !ret;
+	}
 
 out_unlock:
 	mutex_unlock(&mbr_names_mutex);
-	if (ret)
+	if (ret || adopted)
 		mbr_group_put(g);
 out_put_css:
 	css_put(css);
@@ -285,7 +538,7 @@ int mbr_group_remove(const char *arg, size_t len)
 	u64 id;
 	int ret;
 
-	ret = mbr_cgroup_id_from_arg(arg, len, &id);
+	ret = mbr_cgroup_id_from_arg("remove", arg, len, &id);
 	if (ret)
 		return ret;
 
@@ -401,6 +654,22 @@ void mbr_groups_sum(struct mbr_stats *sum, unsigned int *nr)
 	rcu_read_unlock();
 }
 
+/**
+ * mbr_groups_of_rule() - how many groups a rule configures now
+ * @rule_id: the rule's cgroup id
+ */
+unsigned int mbr_groups_of_rule(u64 rule_id)
+{
+	struct mbr_group *g;
+	unsigned int bkt, n = 0;
+
+	rcu_read_lock();
+	hash_for_each_rcu(mbr_groups, bkt, g, hnode)
+		n += READ_ONCE(g->rule_id) == rule_id;
+	rcu_read_unlock();
+	return n;
+}
+
 void mbr_groups_init(struct kobject *parent)
 {
 	mbr_cgroups_kobj = parent;
@@ -409,7 +678,8 @@ void mbr_groups_init(struct kobject *parent)
 /**
  * mbr_groups_exit() - forget every group, at module exit
  *
- * Called with the charge hook and the workers gone but the offline hook
+ * Called with the charge and online hooks, the rules and the workers
+ * gone (so no group is added any more) but the offline hook
  * still attached, so that an rmdir racing with the exit is either seen
  * by the hook or finds its group already unlinked here; the caller
  * removes the offline hook afterwards and calls mbr_groups_flush().
@@ -422,6 +692,9 @@ void mbr_groups_exit(void)
 	unsigned int bkt;
 
 	cancel_delayed_work_sync(&mbr_sweep_work);
+	cancel_work_sync(&mbr_spares_work);
+	while (mbr_nr_spares)
+		mbr_group_free_raw(mbr_spares[--mbr_nr_spares]);
 	mutex_lock(&mbr_names_mutex);
 	mutex_lock(&mbr_config_mutex);
 	raw_spin_lock_irqsave(&mbr_lock, flags);

@@ -94,6 +94,26 @@ static ssize_t remove_store(struct kobject *kobj, struct kobj_attribute *attr,
 	return mbr_group_remove(buf, count) ?: count;
 }
 
+static ssize_t rule_add_store(struct kobject *kobj,
+			      struct kobj_attribute *attr, const char *buf,
+			      size_t count)
+{
+	return mbr_rule_add(buf, count) ?: count;
+}
+
+static ssize_t rule_del_store(struct kobject *kobj,
+			      struct kobj_attribute *attr, const char *buf,
+			      size_t count)
+{
+	return mbr_rule_del(buf, count) ?: count;
+}
+
+static ssize_t rules_show(struct kobject *kobj, struct kobj_attribute *attr,
+			  char *buf)
+{
+	return mbr_rules_show(buf);
+}
+
 static ssize_t stat_show(struct kobject *kobj, struct kobj_attribute *attr,
 			 char *buf)
 {
@@ -108,6 +128,10 @@ static ssize_t stat_show(struct kobject *kobj, struct kobj_attribute *attr,
 			     mbr_direct_missed());
 	len += sysfs_emit_at(buf, len, "memcgs_pinned %d\n",
 			     atomic_read(&mbr_nr_pinned));
+	len += sysfs_emit_at(buf, len, "rule_groups_online %lld\n",
+			     atomic64_read(&mbr_rule_groups_online));
+	len += sysfs_emit_at(buf, len, "rule_groups_late %lld\n",
+			     atomic64_read(&mbr_rule_groups_late));
 	return len;
 }
 
@@ -119,6 +143,9 @@ static struct kobj_attribute check_pages_attr = __ATTR_RW(check_pages);
 static struct kobj_attribute add_attr = __ATTR_WO(add);
 static struct kobj_attribute remove_attr = __ATTR_WO(remove);
 static struct kobj_attribute stat_attr = __ATTR_RO(stat);
+static struct kobj_attribute rule_add_attr = __ATTR_WO(rule_add);
+static struct kobj_attribute rule_del_attr = __ATTR_WO(rule_del);
+static struct kobj_attribute rules_attr = __ATTR_RO(rules);
 
 static struct attribute *mbr_root_attrs[] = {
 	&version_attr.attr,
@@ -129,6 +156,9 @@ static struct attribute *mbr_root_attrs[] = {
 	&add_attr.attr,
 	&remove_attr.attr,
 	&stat_attr.attr,
+	&rule_add_attr.attr,
+	&rule_del_attr.attr,
+	&rules_attr.attr,
 	NULL,
 };
 

@@ -1,0 +1,214 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Pure rule logic: the parser of a rule line ("PATH key=value ...", the
+ * rule_add file and the config file's rule lines alike) and the filter
+ * that decides whether a rule applies to a cgroup (name glob, depth).
+ * No kernel state is used, so the host unit tests and the CLI compile
+ * this same header in user space.
+ */
+#ifndef MBR_RULE_SPEC_H
+#define MBR_RULE_SPEC_H
+
+#include "wmark.h"
+
+/* A glob is at most this long; cgroup names are at most NAME_MAX. */
+#define MBR_MATCH_MAX	128
+
+/* A parsed rule line. The path points into the parsed buffer. */
+struct mbr_rule_spec {
+	const char *path;
+	size_t path_len;
+	struct mbr_wmark_conf wm;
+	char match[MBR_MATCH_MAX];	/* "" matches every name */
+	unsigned int max_depth;		/* 0: any depth below the rule */
+};
+
+/*
+ * Glob match of a whole cgroup name: '*' matches any run of characters
+ * (none included), '?' exactly one, every other character itself. No
+ * classes and no escapes: cgroup names in practice (systemd units,
+ * container ids) need neither. Iterative, with one backtrack point, so
+ * its cost is bounded by the lengths' product and it never recurses.
+ */
+static inline bool mbr_glob_match(const char *pat, const char *str)
+{
+	const char *star = NULL, *resume = NULL;
+
+	while (*str) {
+		if (*pat == '*') {
+			star = pat++;
+			resume = str;
+		} else if (*pat == '?' || *pat == *str) {
+			pat++;
+			str++;
+		} else if (star) {
+			pat = star + 1;
+			str = ++resume;
+		} else {
+			return false;
+		}
+	}
+	while (*pat == '*')
+		pat++;
+	return !*pat;
+}
+
+/*
+ * Does a rule apply to a cgroup @depth levels below the rule's own
+ * (1 for a child), named @name?
+ */
+static inline bool mbr_rule_spec_matches(const char *match,
+					 unsigned int max_depth,
+					 const char *name, unsigned int depth)
+{
+	if (!depth || (max_depth && depth > max_depth))
+		return false;
+	return !match[0] || mbr_glob_match(match, name);
+}
+
+static inline bool mbr_spec_space(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+/* The value of "key=value" if @tok (of @len) starts with @key=, or NULL. */
+static inline const char *mbr_spec_value(const char *tok, size_t len,
+					 const char *key, size_t *vlen)
+{
+	size_t k = 0;
+
+	while (key[k] && k < len && tok[k] == key[k])
+		k++;
+	if (key[k] || k >= len || tok[k] != '=')
+		return NULL;
+	*vlen = len - k - 1;
+	return tok + k + 1;
+}
+
+/*
+ * Parse "PATH key=value ..." (tokens separated by spaces or tabs, an
+ * optional final newline). Keys: ratio=1..100 and scale=1..1000 (scale
+ * only with ratio; default 50), or high=SIZE and low=SIZE (both, with
+ * high > low > 0); match=GLOB (at most MBR_MATCH_MAX - 1 characters,
+ * no '/'); depth=N (N >= 1). Each key at most once.
+ * Returns 0, or -EINVAL with *@bad set to the offending token (or to the
+ * start of the line when something is missing).
+ */
+enum { MBR_KEY_RATIO, MBR_KEY_SCALE, MBR_KEY_HIGH, MBR_KEY_LOW,
+	MBR_KEY_MATCH, MBR_KEY_DEPTH, MBR_NR_KEYS };
+
+/* One "key=value" token into @spec; 0 or -EINVAL. */
+static inline int mbr_rule_spec_key(struct mbr_rule_spec *spec,
+				    unsigned int key, const char *v,
+				    size_t vlen)
+{
+	unsigned int num;
+	size_t i;
+	u64 size;
+
+	switch (key) {
+	case MBR_KEY_RATIO:
+		if (mbr_parse_uint(v, vlen, 1, MBR_RATIO_MAX, &num))
+			return -EINVAL;
+		spec->wm.ratio = num;
+		return 0;
+	case MBR_KEY_SCALE:
+		if (mbr_parse_uint(v, vlen, MBR_SCALE_MIN, MBR_SCALE_MAX, &num))
+			return -EINVAL;
+		spec->wm.scale = num;
+		return 0;
+	case MBR_KEY_HIGH:
+	case MBR_KEY_LOW:
+		if (mbr_parse_size(v, vlen, &size) || !size)
+			return -EINVAL;
+		if (key == MBR_KEY_HIGH)
+			spec->wm.high_dist = size;
+		else
+			spec->wm.low_dist = size;
+		return 0;
+	case MBR_KEY_MATCH:
+		if (!vlen || vlen >= MBR_MATCH_MAX)
+			return -EINVAL;
+		for (i = 0; i < vlen; i++) {
+			if (v[i] == '/' || v[i] == '\0')
+				return -EINVAL;
+			spec->match[i] = v[i];
+		}
+		spec->match[vlen] = '\0';
+		return 0;
+	case MBR_KEY_DEPTH:
+		if (mbr_parse_uint(v, vlen, 1, 1000, &num))
+			return -EINVAL;
+		spec->max_depth = num;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+/*
+ * Parse "PATH key=value ..." (tokens separated by spaces or tabs, an
+ * optional final newline). Keys: ratio=1..100 and scale=1..1000 (scale
+ * only with ratio; default 50), or high=SIZE and low=SIZE (both, with
+ * high > low > 0); match=GLOB (at most MBR_MATCH_MAX - 1 characters,
+ * no '/'); depth=N (1 to 1000). Each key at most once.
+ * Returns 0, or -EINVAL with *@bad set to the offending token (or to the
+ * path when the line as a whole is incomplete).
+ */
+static inline int mbr_rule_spec_parse(const char *buf, size_t len,
+				      struct mbr_rule_spec *spec,
+				      const char **bad)
+{
+	static const char *const keys[MBR_NR_KEYS] = {
+		"ratio", "scale", "high", "low", "match", "depth",
+	};
+	unsigned int seen = 0, key;
+	const char *end, *tok, *v = NULL;
+	size_t vlen = 0;
+
+	*spec = (struct mbr_rule_spec){ .wm.scale = MBR_SCALE_DEFAULT };
+	*bad = buf;
+	if (len && buf[len - 1] == '\n')
+		len--;
+	end = buf + len;
+	while (buf < end && mbr_spec_space(*buf))
+		buf++;
+	tok = buf;
+	while (buf < end && !mbr_spec_space(*buf))
+		buf++;
+	if (buf == tok)
+		return -EINVAL;
+	spec->path = tok;
+	spec->path_len = buf - tok;
+
+	for (;;) {
+		while (buf < end && mbr_spec_space(*buf))
+			buf++;
+		if (buf == end)
+			break;
+		tok = buf;
+		while (buf < end && !mbr_spec_space(*buf))
+			buf++;
+		*bad = tok;
+		for (key = 0; key < MBR_NR_KEYS; key++) {
+			v = mbr_spec_value(tok, buf - tok, keys[key], &vlen);
+			if (v)
+				break;
+		}
+		if (key == MBR_NR_KEYS || (seen & (1U << key)) ||
+		    mbr_rule_spec_key(spec, key, v, vlen))
+			return -EINVAL;
+		seen |= 1U << key;
+	}
+
+	/* Exactly one of the two forms, complete. */
+	*bad = spec->path;
+	if (seen & (1U << MBR_KEY_RATIO))
+		return seen & (1U << MBR_KEY_HIGH | 1U << MBR_KEY_LOW) ?
+			-EINVAL : 0;
+	if ((seen & (1U << MBR_KEY_SCALE)) || !spec->wm.high_dist ||
+	    !spec->wm.low_dist)
+		return -EINVAL;
+	return spec->wm.high_dist > spec->wm.low_dist ? 0 : -EINVAL;
+}
+
+#endif /* MBR_RULE_SPEC_H */

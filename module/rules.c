@@ -1,0 +1,431 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Rules: a cgroup, a watermark configuration, and a filter (name glob,
+ * depth). A rule configures every descendant of its cgroup that the
+ * filter admits: those that exist when it is made, and every one
+ * created later, at creation, from the memcg's online hook, so that a
+ * restarted container or service has its marks before its first charge.
+ *
+ * Precedence: a group configured by hand (add) is never touched by a
+ * rule. Otherwise the nearest ancestor with a rule whose filter admits
+ * the cgroup decides. Deleting a rule forgets the groups it configured
+ * (or hands them to the next rule up that admits them).
+ *
+ * A rule holds no pointer to its cgroup, only the cgroup's id and
+ * level, so nothing here can outlive its object; the rule of a removed
+ * cgroup is dropped by a work item.
+ *
+ * Locking: mbr_rules_mutex serialises rule changes and the rescans that
+ * follow them; the online hook reads the list under RCU.
+ */
+#include <linux/cgroup.h>
+#include <linux/kernfs.h>
+#include <linux/mutex.h>
+#include <linux/rculist.h>
+#include <linux/slab.h>
+#include <linux/workqueue.h>
+
+#include "mbr.h"
+
+/* Enough for any fleet's policy, and the rules file fits in one page. */
+#define MBR_MAX_RULES	32
+
+struct mbr_rule {
+	struct list_head node;		/* mbr_rules; RCU, mbr_rules_mutex */
+	u64 id;				/* the rule's cgroup */
+	unsigned int level;		/* its level in its hierarchy */
+	bool dead;			/* its cgroup went offline */
+	struct mbr_wmark_conf wm;
+	unsigned int max_depth;		/* 0: any */
+	char match[MBR_MATCH_MAX];	/* "": any name */
+	char *path;			/* as resolved when the rule was made */
+	struct rcu_head rcu;
+};
+
+static LIST_HEAD(mbr_rules);
+static DEFINE_MUTEX(mbr_rules_mutex);
+static unsigned int mbr_nr_rules;	/* under mbr_rules_mutex */
+/* A cgroup's path, for its name: kernfs_name() is not exported. */
+static char mbr_path_buf[PATH_MAX];	/* under mbr_rules_mutex */
+
+/* Groups configured by the online hook, and by the catch-up work. */
+atomic64_t mbr_rule_groups_online = ATOMIC64_INIT(0);
+atomic64_t mbr_rule_groups_late = ATOMIC64_INIT(0);
+
+/*
+ * Catch-up: every rule's subtree again, for cgroups the online hook saw
+ * but had no spare group for, and to drop the rules of removed cgroups.
+ */
+static void mbr_rules_work_fn(struct work_struct *work);
+static DECLARE_WORK(mbr_rules_work, mbr_rules_work_fn);
+
+static void mbr_rule_free(struct mbr_rule *r)
+{
+	kfree(r->path);
+	kfree(r);
+}
+
+static void mbr_rule_free_rcu(struct rcu_head *head)
+{
+	mbr_rule_free(container_of(head, struct mbr_rule, rcu));
+}
+
+/*
+ * The rule that decides for @memcg (named @name, at @level): the nearest
+ * ancestor's rule that admits it. Context: rcu_read_lock() or
+ * mbr_rules_mutex held.
+ */
+static const struct mbr_rule *mbr_rule_for(struct mem_cgroup *memcg,
+					   const char *name,
+					   unsigned int level)
+{
+	const struct mbr_rule *r;
+	struct mem_cgroup *a;
+
+	for (a = parent_mem_cgroup(memcg); a; a = parent_mem_cgroup(a)) {
+		u64 aid = cgroup_id(a->css.cgroup);
+
+		list_for_each_entry_rcu(r, &mbr_rules, node,
+					lockdep_is_held(&mbr_rules_mutex)) {
+			if (r->id != aid || READ_ONCE(r->dead) ||
+			    level <= r->level)
+				continue;
+			if (mbr_rule_spec_matches(r->match, r->max_depth, name,
+						  level - r->level))
+				return r;
+		}
+	}
+	return NULL;
+}
+
+/**
+ * mbr_rules_online() - a memcg is being created: configure it by rule
+ * @memcg: the new memcg (its css_online is running)
+ *
+ * Called from the online hook, before the cgroup's directory is visible,
+ * hence before any task can be charged to it.
+ *
+ * Context: process context, but perhaps with preemption disabled (the
+ * hook can share its function with other ftrace users): nothing here
+ * sleeps or allocates.
+ */
+void mbr_rules_online(struct mem_cgroup *memcg)
+{
+	struct cgroup *cgrp = memcg->css.cgroup;
+	const struct mbr_rule *r;
+	struct mbr_group *g;
+	u64 id;
+
+	if (list_empty(&mbr_rules))
+		return;
+	rcu_read_lock();
+	r = mbr_rule_for(memcg, mbr_cgroup_new_name(cgrp), cgrp->level);
+	if (!r)
+		goto out;
+	id = cgroup_id(cgrp);
+	g = mbr_group_alloc_atomic(memcg, id);
+	if (!g) {
+		/* Too many at once for the spare pool: a little later. */
+		schedule_work(&mbr_rules_work);
+		goto out;
+	}
+	rcu_dereference_protected(g->conf, true)->wm = r->wm;
+	g->rule_id = r->id;
+	if (mbr_group_insert(g))
+		atomic64_inc(&mbr_rule_groups_online);
+	else
+		mbr_group_put(g);
+out:
+	rcu_read_unlock();
+}
+
+/**
+ * mbr_rules_offline() - a memcg goes offline: drop its rule, if any
+ * @memcg: the memcg
+ *
+ * Context: as mbr_rules_online().
+ */
+void mbr_rules_offline(struct mem_cgroup *memcg)
+{
+	u64 id = cgroup_id(memcg->css.cgroup);
+	struct mbr_rule *r;
+
+	rcu_read_lock();
+	list_for_each_entry_rcu(r, &mbr_rules, node) {
+		if (r->id == id) {
+			WRITE_ONCE(r->dead, true);
+			schedule_work(&mbr_rules_work);
+		}
+	}
+	rcu_read_unlock();
+}
+
+/*
+ * Bring @memcg's group in line with the rules. Caller holds
+ * mbr_rules_mutex and a reference on @memcg.
+ */
+static void mbr_rules_apply(struct mem_cgroup *memcg, bool late)
+{
+	struct cgroup *cgrp = memcg->css.cgroup;
+	const struct mbr_rule *r;
+	struct mbr_group *g;
+	u64 id = cgroup_id(cgrp);
+
+	if (cgroup_path(cgrp, mbr_path_buf, sizeof(mbr_path_buf)) < 0)
+		return;
+	r = mbr_rule_for(memcg, strrchr(mbr_path_buf, '/') + 1, cgrp->level);
+
+	rcu_read_lock();
+	g = mbr_group_lookup_rcu(id);
+	if (g)
+		g = mbr_group_get_rcu(g);
+	rcu_read_unlock();
+
+	if (g) {
+		/* A group configured by hand (rule_id 0): rules keep out. */
+		if (READ_ONCE(g->rule_id) && !r)
+			mbr_group_forget(g);
+		else if (READ_ONCE(g->rule_id))
+			mbr_group_set_rule(g, &r->wm, r->id);
+		mbr_group_put(g);
+		return;
+	}
+	if (!r)
+		return;
+	g = mbr_group_alloc_rule(memcg, id, &r->wm, r->id);
+	if (!g)
+		return;
+	if (!mbr_group_insert(g))
+		mbr_group_put(g);
+	else if (late)
+		atomic64_inc(&mbr_rule_groups_late);
+}
+
+/*
+ * Apply the rules to every live descendant of @root. The walk drops RCU
+ * around each step (which allocates): css_next_descendant_pre() only
+ * needs the current position pinned. Caller holds mbr_rules_mutex.
+ */
+static void mbr_rules_rescan(struct cgroup_subsys_state *root, bool late)
+{
+	struct cgroup_subsys_state *pos;
+
+	rcu_read_lock();
+	css_for_each_descendant_pre(pos, root) {
+		if (pos == root || !css_tryget_online(pos))
+			continue;
+		rcu_read_unlock();
+		mbr_rules_apply(mem_cgroup_from_css(pos), late);
+		cond_resched();
+		rcu_read_lock();
+		css_put(pos);
+	}
+	rcu_read_unlock();
+}
+
+/* The live css of a rule's cgroup, referenced, or NULL. */
+static struct cgroup_subsys_state *mbr_rule_css(const struct mbr_rule *r)
+{
+	struct cgroup_subsys_state *css;
+	char id[24];
+
+	snprintf(id, sizeof(id), "%llu", r->id);
+	css = mbr_memcg_css_from_arg("rule", id, strlen(id));
+	return IS_ERR(css) ? NULL : css;
+}
+
+static void mbr_rules_work_fn(struct work_struct *work)
+{
+	struct cgroup_subsys_state *css;
+	struct mbr_rule *r, *tmp;
+	LIST_HEAD(dead);
+
+	mutex_lock(&mbr_rules_mutex);
+	list_for_each_entry_safe(r, tmp, &mbr_rules, node) {
+		if (READ_ONCE(r->dead)) {
+			list_del_rcu(&r->node);
+			mbr_nr_rules--;
+			call_rcu(&r->rcu, mbr_rule_free_rcu);
+			continue;
+		}
+		css = mbr_rule_css(r);
+		if (!css)
+			continue;
+		mbr_rules_rescan(css, true);
+		css_put(css);
+	}
+	mutex_unlock(&mbr_rules_mutex);
+}
+
+/**
+ * mbr_rule_add() - make or replace a rule (the "rule_add" file)
+ * @buf: "PATH key=value ...", see include/rule_spec.h
+ * @len: its length
+ *
+ * The rule applies at once to the existing descendants, then to new
+ * ones as they are created. Replacing a rule reconfigures its groups.
+ *
+ * Context: process context.
+ * Return: 0; -EINVAL for a malformed line, the root cgroup or a cgroup
+ *	without a memory controller; -ENOENT no such cgroup; -ENOSPC
+ *	MBR_MAX_RULES rules exist; -ENOMEM.
+ */
+int mbr_rule_add(const char *buf, size_t len)
+{
+	struct cgroup_subsys_state *css;
+	struct mbr_rule *r, *old = NULL, *pos;
+	struct mbr_rule_spec spec;
+	const char *bad;
+	int ret;
+
+	ret = mbr_rule_spec_parse(buf, len, &spec, &bad);
+	if (ret) {
+		pr_warn_ratelimited("rule_add: bad rule at \"%.*s\"\n",
+				    (int)strcspn(bad, " \t\n"), bad);
+		return ret;
+	}
+	css = mbr_memcg_css_from_arg("rule_add", spec.path, spec.path_len);
+	if (IS_ERR(css))
+		return PTR_ERR(css);
+
+	/* The online hook cannot allocate: have its spares ready. */
+	mbr_groups_reserve();
+	ret = -ENOMEM;
+	r = kzalloc(sizeof(*r), GFP_KERNEL);
+	if (!r)
+		goto out_put_css;
+	r->path = kmalloc(PATH_MAX, GFP_KERNEL);
+	if (!r->path)
+		goto out_free;
+	ret = cgroup_path(css->cgroup, r->path, PATH_MAX);
+	if (ret < 0)
+		goto out_free;
+	r->id = cgroup_id(css->cgroup);
+	r->level = css->cgroup->level;
+	r->wm = spec.wm;
+	r->max_depth = spec.max_depth;
+	memcpy(r->match, spec.match, sizeof(r->match));
+
+	mutex_lock(&mbr_rules_mutex);
+	list_for_each_entry(pos, &mbr_rules, node)
+		if (pos->id == r->id && !pos->dead)
+			old = pos;
+	ret = -ENOSPC;
+	if (!old && mbr_nr_rules >= MBR_MAX_RULES)
+		goto out_unlock;
+	if (old) {
+		list_replace_rcu(&old->node, &r->node);
+	} else {
+		list_add_tail_rcu(&r->node, &mbr_rules);
+		mbr_nr_rules++;
+	}
+	mbr_rules_rescan(css, false);
+	mutex_unlock(&mbr_rules_mutex);
+	if (old)
+		call_rcu(&old->rcu, mbr_rule_free_rcu);
+	css_put(css);
+	return 0;
+
+out_unlock:
+	mutex_unlock(&mbr_rules_mutex);
+out_free:
+	mbr_rule_free(r);
+out_put_css:
+	css_put(css);
+	return ret < 0 ? ret : -EINVAL;
+}
+
+/**
+ * mbr_rule_del() - delete a rule (the "rule_del" file)
+ * @buf: its cgroup, a path or an id
+ * @len: its length
+ *
+ * The groups it configured are forgotten, or configured by the next
+ * rule up that admits them; groups configured by hand stay.
+ *
+ * Context: process context.
+ * Return: 0, -ENOENT if there is no such rule, or another errno.
+ */
+int mbr_rule_del(const char *buf, size_t len)
+{
+	struct cgroup_subsys_state *css;
+	struct mbr_rule *r, *found = NULL;
+	u64 id;
+	int ret;
+
+	ret = mbr_cgroup_id_from_arg("rule_del", buf, len, &id);
+	if (ret)
+		return ret;
+	mutex_lock(&mbr_rules_mutex);
+	list_for_each_entry(r, &mbr_rules, node)
+		if (r->id == id)
+			found = r;
+	if (!found) {
+		mutex_unlock(&mbr_rules_mutex);
+		return -ENOENT;
+	}
+	list_del_rcu(&found->node);
+	mbr_nr_rules--;
+	css = mbr_rule_css(found);
+	if (css) {
+		mbr_rules_rescan(css, false);
+		css_put(css);
+	}
+	mutex_unlock(&mbr_rules_mutex);
+	call_rcu(&found->rcu, mbr_rule_free_rcu);
+	return 0;
+}
+
+/**
+ * mbr_rules_show() - the "rules" file: one line per rule
+ * @buf: a sysfs page
+ *
+ * Return: the length written.
+ */
+int mbr_rules_show(char *buf)
+{
+	struct mbr_rule *r;
+	int len = 0;
+
+	mutex_lock(&mbr_rules_mutex);
+	list_for_each_entry(r, &mbr_rules, node) {
+		if (r->dead)
+			continue;
+		len += sysfs_emit_at(buf, len, "%s", r->path);
+		if (r->wm.ratio)
+			len += sysfs_emit_at(buf, len, " ratio=%u scale=%u",
+					     r->wm.ratio, r->wm.scale);
+		else
+			len += sysfs_emit_at(buf, len, " high=%llu low=%llu",
+					     r->wm.high_dist, r->wm.low_dist);
+		if (r->match[0])
+			len += sysfs_emit_at(buf, len, " match=%s", r->match);
+		if (r->max_depth)
+			len += sysfs_emit_at(buf, len, " depth=%u",
+					     r->max_depth);
+		len += sysfs_emit_at(buf, len, " id=%llu groups=%u\n", r->id,
+				     mbr_groups_of_rule(r->id));
+	}
+	mutex_unlock(&mbr_rules_mutex);
+	return len;
+}
+
+/**
+ * mbr_rules_exit() - forget every rule, at module exit
+ *
+ * Called with the online hook gone; the groups the rules configured are
+ * forgotten with all the others afterwards.
+ */
+void mbr_rules_exit(void)
+{
+	struct mbr_rule *r, *tmp;
+
+	cancel_work_sync(&mbr_rules_work);
+	mutex_lock(&mbr_rules_mutex);
+	list_for_each_entry_safe(r, tmp, &mbr_rules, node) {
+		list_del_rcu(&r->node);
+		call_rcu(&r->rcu, mbr_rule_free_rcu);
+	}
+	mbr_nr_rules = 0;
+	mutex_unlock(&mbr_rules_mutex);
+}

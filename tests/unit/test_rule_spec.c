@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Host unit tests of the rule line parser and the rule filter
+ * (include/rule_spec.h). Output is TAP.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "rule_spec.h"
+
+static int nr_test, nr_fail;
+
+static void ok(int cond, const char *desc)
+{
+	nr_test++;
+	if (!cond)
+		nr_fail++;
+	printf("%sok %d - unit: %s\n", cond ? "" : "not ", nr_test, desc);
+}
+
+static int parse(const char *s, struct mbr_rule_spec *spec, const char **bad)
+{
+	return mbr_rule_spec_parse(s, strlen(s), spec, bad);
+}
+
+static void test_parse_good(void)
+{
+	struct mbr_rule_spec sp;
+	const char *bad;
+
+	ok(!parse("/kubepods.slice ratio=80\n", &sp, &bad) &&
+	   sp.path_len == 15 && !strncmp(sp.path, "/kubepods.slice", 15) &&
+	   sp.wm.ratio == 80 && sp.wm.scale == 50 && !sp.match[0] &&
+	   !sp.max_depth, "ratio rule, default scale");
+	ok(!parse("/k ratio=90 scale=200 match=*.scope depth=3", &sp, &bad) &&
+	   sp.wm.scale == 200 && !strcmp(sp.match, "*.scope") &&
+	   sp.max_depth == 3, "ratio, scale, match, depth");
+	ok(!parse("  /k\thigh=24m  low=12m ", &sp, &bad) &&
+	   sp.wm.high_dist == 24 << 20 && sp.wm.low_dist == 12 << 20 &&
+	   !sp.wm.ratio, "distances, spaces and tabs");
+	ok(!parse("12345 ratio=1", &sp, &bad) && sp.path_len == 5,
+	   "an id as path");
+}
+
+static void test_parse_bad(void)
+{
+	static const char *const bad_lines[] = {
+		"", "/k", "/k ratio=0", "/k ratio=101", "/k ratio=",
+		"/k ratio=80 high=8m", "/k high=8m", "/k low=4m",
+		"/k high=4m low=8m", "/k high=8m low=8m", "/k high=0 low=0",
+		"/k ratio=80 ratio=70", "/k high=8m low=4m scale=5",
+		"/k ratio=80 match=a/b", "/k ratio=80 match=", "/k ratio=80 depth=0",
+		"/k ratio=80 foo=1", "/k ratio=80 ratio", "/k ratio=80 scale=0",
+		"/k ratio=80 scale=1001", "/k ratio=8x", "/k high=1q low=1m",
+	};
+	struct mbr_rule_spec sp;
+	const char *bad;
+	char desc[96];
+	size_t i;
+
+	for (i = 0; i < sizeof(bad_lines) / sizeof(bad_lines[0]); i++) {
+		snprintf(desc, sizeof(desc), "refuses '%s'", bad_lines[i]);
+		ok(parse(bad_lines[i], &sp, &bad) == -EINVAL, desc);
+	}
+	ok(parse("\n", &sp, &bad) == -EINVAL, "refuses a lone newline");
+	parse("/k ratio=80 foo=1 depth=2", &sp, &bad);
+	ok(!strncmp(bad, "foo=1", 5), "the error points at the bad token");
+}
+
+static void test_glob(void)
+{
+	ok(mbr_glob_match("*.scope", "cri-containerd-abc.scope"), "*.scope");
+	ok(!mbr_glob_match("*.scope", "pod.slice"), "*.scope vs a slice");
+	ok(mbr_glob_match("*-pod*.slice", "kubepods-burstable-pod12.slice"),
+	   "*-pod*.slice");
+	ok(mbr_glob_match("a?c", "abc") && !mbr_glob_match("a?c", "ac"), "?");
+	ok(mbr_glob_match("*", "") && mbr_glob_match("", "") &&
+	   !mbr_glob_match("", "a"), "empty cases");
+	ok(mbr_glob_match("**a**b", "xaxxb") && !mbr_glob_match("*a*b", "xbxa"),
+	   "several stars");
+	ok(!mbr_glob_match("abc", "abcd") && !mbr_glob_match("abcd", "abc"),
+	   "whole name only");
+}
+
+static void test_filter(void)
+{
+	ok(!mbr_rule_spec_matches("", 0, "x", 0), "never the rule's own cgroup");
+	ok(mbr_rule_spec_matches("", 0, "x", 7), "no filter: any depth");
+	ok(mbr_rule_spec_matches("", 2, "x", 2) &&
+	   !mbr_rule_spec_matches("", 2, "x", 3), "depth is a maximum");
+	ok(!mbr_rule_spec_matches("*.scope", 0, "a.slice", 1), "glob filters");
+}
+
+int main(void)
+{
+	test_parse_good();
+	test_parse_bad();
+	test_glob();
+	test_filter();
+	printf("1..%d\n", nr_test);
+	return nr_fail != 0;
+}
