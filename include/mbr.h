@@ -128,6 +128,7 @@ int mbr_group_set_rule(struct mbr_group *g, const struct mbr_wmark_conf *wm,
 		       u64 rule_id);
 struct mbr_group *mbr_group_get_rcu(struct mbr_group *g);
 unsigned int mbr_groups_of_rule(u64 rule_id);
+struct mbr_group *mbr_group_next_rcu(struct mbr_group *g);
 void mbr_group_put(struct mbr_group *g);
 void mbr_groups_sum(struct mbr_stats *sum, unsigned int *nr);
 
@@ -179,6 +180,10 @@ int mbr_hooks_init_observers(void);
 void mbr_hooks_exit_observers(void);
 void mbr_hooks_exit(void);
 unsigned long mbr_direct_missed(void);
+
+/* groups_proc.c */
+int mbr_proc_init(void);
+void mbr_proc_exit(void);
 
 /* sysfs.c */
 int mbr_sysfs_init(void);

@@ -61,14 +61,20 @@ static int __init mbr_init(void)
 	if (ret)
 		goto out_stop_workers;
 
-	ret = mbr_sysfs_init();
+	ret = mbr_proc_init();
 	if (ret)
 		goto out_unhook_observers;
+
+	ret = mbr_sysfs_init();
+	if (ret)
+		goto out_proc_exit;
 
 	pr_info("loaded, version %s, %u workers\n", mbr_version,
 		mbr_nr_workers);
 	return 0;
 
+out_proc_exit:
+	mbr_proc_exit();
 out_unhook_observers:
 	mbr_hooks_exit_observers();
 out_stop_workers:
@@ -85,6 +91,7 @@ out_unhook_offline:
 static void __exit mbr_exit(void)
 {
 	mbr_sysfs_remove_files();	/* no add, remove or write in flight */
+	mbr_proc_exit();		/* no reader of the table */
 	mbr_hooks_exit_observers();	/* nothing queues or adds a group now */
 	mbr_rules_exit();		/* nor does a rule */
 	mbr_workers_exit();		/* no reclaim runs now */

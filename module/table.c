@@ -655,6 +655,27 @@ void mbr_groups_sum(struct mbr_stats *sum, unsigned int *nr)
 }
 
 /**
+ * mbr_group_next_rcu() - walk the table
+ * @g: the group to go on from, or NULL for the first
+ *
+ * A group unlinked meanwhile still leads on to the rest of its bucket.
+ *
+ * Context: rcu_read_lock() held.
+ * Return: the next group, or NULL at the end.
+ */
+struct mbr_group *mbr_group_next_rcu(struct mbr_group *g)
+{
+	unsigned int bkt = g ? hash_min(g->id, MBR_HASH_BITS) : 0;
+	struct hlist_node *n;
+
+	n = g ? rcu_dereference(hlist_next_rcu(&g->hnode)) :
+		rcu_dereference(hlist_first_rcu(&mbr_groups[0]));
+	while (!n && ++bkt < HASH_SIZE(mbr_groups))
+		n = rcu_dereference(hlist_first_rcu(&mbr_groups[bkt]));
+	return n ? hlist_entry(n, struct mbr_group, hnode) : NULL;
+}
+
+/**
  * mbr_groups_of_rule() - how many groups a rule configures now
  * @rule_id: the rule's cgroup id
  */

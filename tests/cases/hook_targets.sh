@@ -1,7 +1,7 @@
 # Every function the module hooks is traceable on this kernel, the module
 # attaches to exactly those, and nothing stays attached after rmmod.
 T=/sys/kernel/tracing
-HOOKED="try_charge_memcg mem_cgroup_css_offline try_to_free_mem_cgroup_pages"
+HOOKED="try_charge_memcg mem_cgroup_css_online mem_cgroup_css_offline try_to_free_mem_cgroup_pages"
 for f in $HOOKED; do
 	check "$f in available_filter_functions" \
 		grep -qx "$f" $T/available_filter_functions

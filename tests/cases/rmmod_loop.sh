@@ -20,7 +20,7 @@ while [ $i -lt $N ]; do
 	usleep 300000
 	reclaimed=$((reclaimed + $(sed -n 's/^reclaim_runs //p' $MBR_SYSFS/stat)))
 	mbr_unload || bad=$((bad + 1))
-	hooks=$((hooks + $(grep -c -E '^(try_charge_memcg|mem_cgroup_css_offline|try_to_free_mem_cgroup_pages)\b' $T/enabled_functions)))
+	hooks=$((hooks + $(grep -c -E '^(try_charge_memcg|mem_cgroup_css_online|mem_cgroup_css_offline|try_to_free_mem_cgroup_pages)\b' $T/enabled_functions)))
 	workers=$((workers + $(cat /proc/[0-9]*/comm 2>/dev/null | grep -c '^memcg_bgrcl/')))
 	i=$((i + 1))
 done

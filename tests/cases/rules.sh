@@ -54,6 +54,13 @@ done
 expect_eq "40 new containers configured at creation" "$(($(gs rule_groups_online) - on0))" 40
 expect_eq "none of them late" "$(($(gs rule_groups_late) - late0))" 0
 expect_eq "the rule has 42 groups" "$(rgroups /$K)" 42
+GT=/proc/memcg_bgreclaim/groups
+kid=$(cgid $K)
+expect_eq "the groups table starts with its header" "$(head -n 1 $GT | cut -d' ' -f1-3)" "# id rule"
+expect_eq "it lists the rule's 42 groups" "$(awk -v r=$kid '$2 == r' $GT | wc -l)" 42
+row=$(awk -v p="/$B/pod5/cri-containerd-pod5-a.scope" '$NF == p { print $1, $3, $5, $6 }' $GT)
+expect_eq "a new container's row: id, effective limit, ratio marks" "$row" \
+	"$(cgid $B/pod5/cri-containerd-pod5-a.scope) 1073741824 858993459 853624750"
 rmgroup $B/pod2/cri-containerd-pod2-a.scope
 mkgroup $B/pod2/cri-containerd-pod2-a.scope
 expect_eq "a restarted container has its group at once, from the online hook" \
@@ -101,6 +108,8 @@ diag "container under the rule: reclaimed_pages $r, direct reclaims $n; $(cat /t
 check "the reader ran" test -s /tmp/stream.rules
 check "the rule's group is reclaimed in the background ($r pages)" test "$r" -gt 0
 check "its reader barely stalls ($n direct reclaims)" test "$n" -le 50
+pr=$(awk -v p="/$P" '$NF == p { print $7 }' $GT)
+check "its row in the table shows the reclaimed pages ($pr)" test "${pr:-0}" -gt 0
 
 # Depth: a rule for children only.
 mkgroup D 256M
