@@ -49,6 +49,14 @@ check-debug:
 check-ibt:
 	sh tests/ibt/check.sh
 
+# The command line, statically linked (it runs in the test guests too).
+.PHONY: tools
+tools: build/memcg-bgreclaim
+
+build/memcg-bgreclaim: tools/memcg-bgreclaim.c include/rule_spec.h include/wmark.h
+	mkdir -p build
+	$(CC) -static -O2 -Wall -Wextra -Werror -Iinclude -o $@ tools/memcg-bgreclaim.c
+
 unit:
 	sh tests/unit.sh
 

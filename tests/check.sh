@@ -54,8 +54,13 @@ sh "$MBR_TOP/tests/setup.sh" || { echo "not ok - setup: installing the test pack
 
 sh "$MBR_TOP/tests/unit.sh" | emit
 
-# Static helpers for the guest (busybox has no errno-exact writer).
+# Static helpers for the guest (busybox has no errno-exact writer), and
+# the command line (make tools), which the guests run too.
 mkdir -p "$MBR_BUILD/helpers"
+gcc -static -O2 -Wall -Wextra -Werror -I"$MBR_TOP/include" -o "$MBR_BUILD/helpers/memcg-bgreclaim" \
+	"$MBR_TOP/tools/memcg-bgreclaim.c" &&
+	echo "ok - tools: memcg-bgreclaim builds, statically linked" | emit ||
+	echo "not ok - tools: memcg-bgreclaim builds, statically linked" | emit
 for c in "$MBR_TOP"/tests/helpers/*.c; do
 	gcc -static -O2 -Wall -Werror -o "$MBR_BUILD/helpers/$(basename "$c" .c)" "$c" ||
 		echo "not ok - helpers: build $(basename "$c")" | emit

@@ -17,7 +17,7 @@ if [ ! -x "$cp_dir/scripts/checkpatch.pl" ]; then
 		'*/scripts/const_structs.checkpatch'
 fi
 cd "$top" || exit 1
-for f in $(ls module/*.c sysfs/*.c include/*.h tests/helpers/*.c tests/unit/*.c); do
+for f in $(ls module/*.c sysfs/*.c include/*.h tests/helpers/*.c tests/unit/*.c tools/*.c); do
 	out=$(perl "$cp_dir/scripts/checkpatch.pl" --no-tree --quiet --show-types -f "$f" 2>&1)
 	errors=$(echo "$out" | grep -c '^ERROR:')
 	if [ "$errors" = 0 ]; then

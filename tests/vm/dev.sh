@@ -7,6 +7,8 @@ MBR_BUILD=${MBR_BUILD:-$MBR_TOP/build}
 export MBR_TOP MBR_BUILD
 . "$MBR_TOP/tests/lib-host.sh"
 mkdir -p "$MBR_BUILD/helpers"
+gcc -static -O2 -Wall -Wextra -Werror -I"$MBR_TOP/include" -o "$MBR_BUILD/helpers/memcg-bgreclaim" \
+	"$MBR_TOP/tools/memcg-bgreclaim.c"
 for c in "$MBR_TOP"/tests/helpers/*.c; do
 	gcc -static -O2 -Wall -Werror -o "$MBR_BUILD/helpers/$(basename "$c" .c)" "$c"
 done
