@@ -57,6 +57,11 @@ build/memcg-bgreclaim: tools/memcg-bgreclaim.c include/rule_spec.h include/wmark
 	mkdir -p build
 	$(CC) -static -O2 -Wall -Wextra -Werror -Iinclude -o $@ tools/memcg-bgreclaim.c
 
+# The Debian package, memcg-bgreclaim-dkms (dh-dkms), in build/deb.
+.PHONY: deb
+deb:
+	sh tests/deb.sh build
+
 unit:
 	sh tests/unit.sh
 

@@ -5,7 +5,9 @@
 #   host: unit tests of the pure logic, the guest helpers, and for every
 #   test kernel (6.1 and 6.12, each generic, cloud and PREEMPT_RT) a W=1
 #   build and the IBT structure check of the .ko (tests/static_calls.py);
-#   a DKMS build for the generic kernels; checkpatch over the sources
+#   the Debian package (tests/deb.sh: dpkg -i builds the module with
+#   DKMS for every kernel, signed; dpkg -P leaves nothing); checkpatch
+#   guests, and one more: the .ko DKMS installed, booted on 6.12
 #   guests, MBR_JOBS (2) at a time, longest first:
 #     generic 6.1 and 6.12: every case on 2 CPUs; the worker count and
 #       CPU hotplug on 4 CPUs (on 1 and 9 CPUs too in check-matrix)
@@ -135,8 +137,8 @@ for krel in $krels; do
 	# No indirect branch can reach a resolved function (IBT).
 	python3 "$MBR_TOP/tests/static_calls.py" "$krel" "$MBR_BUILD/ko-$krel" | emit
 
+	# (DKMS builds for every kernel are tested by the package, below.)
 	if echo "$generic" | grep -qx "$krel"; then
-		[ -z "${MBR_DEBUG:-}" ] && sh "$MBR_TOP/tests/dkms.sh" build "$krel" | emit
 		MBR_FI_KO=$(mbr_build_ko "$krel" fi) ||
 			echo "not ok - build[$krel]: fault-injection variant builds" | emit
 	else
@@ -209,6 +211,21 @@ ibt_krel=$(echo "$generic" | grep '^6\.12\.' | tail -n 1)
 if [ -z "${MBR_DEBUG:-}" ] && wanted ibt && [ -n "$ibt_krel" ] && has "$ibt_krel"; then
 	echo "ibt ibt $ibt_krel" >>"$JOBS/list"
 fi
+# The Debian package on this host (dpkg -i, DKMS for every kernel,
+# signing, dpkg -P), then a guest that boots the .ko DKMS installed for
+# the newest generic 6.12, with the packaged command line's cases.
+deb_krel=$(echo "$generic" | grep '^6\.12\.' | tail -n 1)
+if [ -z "${MBR_DEBUG:-}" ] && wanted deb && [ -n "$deb_krel" ] && has "$deb_krel"; then
+	sh "$MBR_TOP/tests/deb.sh" test | emit
+	dko=$MBR_BUILD/deb/memcg_bgreclaim.ko
+	if [ -f "$dko" ] && MBR_FI_KO= sh "$MBR_TOP/tests/vm/mkinitramfs.sh" "$deb_krel" "$dko" \
+		"$MBR_BUILD/helpers" "$MBR_BUILD/initrd-deb-$deb_krel.gz"; then
+		echo "ok - deb: a guest boots the .ko DKMS installed for $deb_krel (sha256 $(cut -c1-16 "$dko.sha256")...)" | emit
+		job deb "$deb_krel" 2 1024 "hook_targets,rules,cli"
+	else
+		echo "not ok - deb: a guest boots the .ko DKMS installed for $deb_krel" | emit
+	fi
+fi
 # The worker count on 2 CPUs is in the main guest; 4 CPUs with hotplug
 # here; 1 and 9 CPUs in make check-matrix and check-debug (time).
 for krel in $generic ${MBR_MATRIX:+$flavours}; do
@@ -231,8 +248,10 @@ run_job() {
 		shift 3
 		label="$krel${tag#main}"
 		[ "$tag" = main ] || label="$krel $tag"
+		initrd=$MBR_BUILD/initrd-$tag-$krel.gz
+		[ -f "$initrd" ] || initrd=$MBR_BUILD/initrd-$krel.gz
 		MBR_APPEND="$*" MBR_DISK_MB=$disk MBR_OUT=$MBR_BUILD \
-			sh "$MBR_TOP/tests/vm/run.sh" "$krel" "$MBR_BUILD/initrd-$krel.gz" \
+			sh "$MBR_TOP/tests/vm/run.sh" "$krel" "$initrd" \
 			"$krel-$tag" "$cpus" "$cases" </dev/null >"$JOBS/$n.raw" 2>&1
 		;;
 	ibt)
