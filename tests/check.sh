@@ -7,13 +7,13 @@
 #   build and the IBT structure check of the .ko (tests/static_calls.py);
 #   the Debian package (tests/deb.sh: dpkg -i builds the module with
 #   DKMS for every kernel, signed; dpkg -P leaves nothing); checkpatch
-#   guests, and one more: the .ko DKMS installed, booted on 6.12
 #   guests, MBR_JOBS (2) at a time, longest first:
 #     generic 6.1 and 6.12: every case on 2 CPUs; the worker count and
 #       CPU hotplug on 4 CPUs (on 1 and 9 CPUs too in check-matrix)
 #     generic 6.1 with the cgroup v1 memory controller: the mechanism cases
 #     cloud and rt flavours: a smoke set (tests/cases/smoke.list)
 #     the IBT-enforcing emulator (bochs, tests/ibt/run.sh) on 6.12
+#     the .ko DKMS installed from the package, on generic 6.12
 #
 # MBR_CASES="a b" limits the guest cases to those (and skips the guests
 # that have none of them).
