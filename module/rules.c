@@ -420,7 +420,6 @@ void mbr_rules_exit(void)
 {
 	struct mbr_rule *r, *tmp;
 
-	cancel_work_sync(&mbr_rules_work);
 	mutex_lock(&mbr_rules_mutex);
 	list_for_each_entry_safe(r, tmp, &mbr_rules, node) {
 		list_del_rcu(&r->node);
@@ -428,4 +427,11 @@ void mbr_rules_exit(void)
 	}
 	mbr_nr_rules = 0;
 	mutex_unlock(&mbr_rules_mutex);
+	/*
+	 * The offline hook, still attached, schedules the work when it
+	 * finds a rule: only once no hook can see one is the work cancelled
+	 * for good.
+	 */
+	synchronize_rcu();
+	cancel_work_sync(&mbr_rules_work);
 }
