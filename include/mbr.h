@@ -138,6 +138,7 @@ extern atomic64_t mbr_rule_groups_late;
 int mbr_rule_add(const char *buf, size_t len);
 int mbr_rule_del(const char *buf, size_t len);
 int mbr_rules_show(char *buf);
+bool mbr_rules_exist(void);
 void mbr_rules_online(struct mem_cgroup *memcg);
 void mbr_rules_offline(struct mem_cgroup *memcg);
 void mbr_rules_exit(void);
@@ -180,6 +181,7 @@ int mbr_hooks_init_observers(void);
 void mbr_hooks_exit_observers(void);
 void mbr_hooks_exit(void);
 unsigned long mbr_direct_missed(void);
+unsigned long mbr_online_missed(void);
 
 /* groups_proc.c */
 int mbr_proc_init(void);

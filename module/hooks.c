@@ -9,8 +9,10 @@
  *  try_charge_memcg       every charge: per-CPU page count, and every
  *                         check_pages pages a watermark check of the
  *                         charging memcg and its ancestors
- *  mem_cgroup_css_online  mkdir, before the directory is visible: the
- *                         rules configure the new memcg
+ *  mem_cgroup_css_online (kretprobe) return: the new memcg is online,
+ *                         its directory not yet visible: the rules
+ *                         configure it (not on entry: a css_online that
+ *                         fails frees the css whatever its references)
  *  mem_cgroup_css_offline rmdir: forget the group and drop its memcg,
  *                         and the rule of the cgroup, if any
  *  try_to_free_mem_cgroup_pages (kretprobe) entry and return: count and
@@ -84,18 +86,46 @@ static void mbr_offline_hook(unsigned long ip, unsigned long parent_ip,
 }
 
 /*
- * No recursion guard either: nothing here leads back into
- * mem_cgroup_css_online(). A missed online costs a group configured
- * late, by the rules' catch-up, or not at all: never memory safety.
+ * The rules configure a new memcg when its css_online has succeeded,
+ * from the return of mem_cgroup_css_online(): until then the css may
+ * still be freed (on -ENOMEM) with no offline and whatever references
+ * it holds. The css is still unpublished and its directory inactive, so
+ * no task can be charged to it yet. css_online runs under cgroup_mutex,
+ * one at a time, so a few instances never run out.
  */
-static void mbr_online_hook(unsigned long ip, unsigned long parent_ip,
-			    struct ftrace_ops *op, struct ftrace_regs *fregs)
+static int mbr_online_entry(struct kretprobe_instance *ri,
+			    struct pt_regs *regs)
 {
-	struct cgroup_subsys_state *css;
+	struct cgroup_subsys_state **css = (void *)ri->data;
 
-	css = (struct cgroup_subsys_state *)mbr_ftrace_arg(fregs, 0);
-	if (css)
-		mbr_rules_online(mem_cgroup_from_css(css));
+	*css = (struct cgroup_subsys_state *)regs_get_kernel_argument(regs, 0);
+	return *css && mbr_rules_exist() ? 0 : 1;	/* 1: do not arm */
+}
+
+static int mbr_online_return(struct kretprobe_instance *ri,
+			     struct pt_regs *regs)
+{
+	struct cgroup_subsys_state **css = (void *)ri->data;
+
+	if (!regs_return_value(regs))
+		mbr_rules_online(mem_cgroup_from_css(*css));
+	return 0;
+}
+
+static struct kretprobe mbr_online_probe = {
+	.kp.symbol_name = "mem_cgroup_css_online",
+	.entry_handler = mbr_online_entry,
+	.handler = mbr_online_return,
+	.data_size = sizeof(struct cgroup_subsys_state *),
+	.maxactive = 8,
+};
+
+/**
+ * mbr_online_missed() - css_online returns the kretprobe could not follow
+ */
+unsigned long mbr_online_missed(void)
+{
+	return mbr_online_probe.nmissed;
 }
 
 struct mbr_hook {
@@ -118,8 +148,6 @@ static struct mbr_hook mbr_hooks[] = {
 		   .flags = FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_PERMANENT } },
 	{ .name = "try_charge_memcg",
 	  .ops = { .func = mbr_charge_hook, .flags = FTRACE_OPS_FL_SAVE_REGS } },
-	{ .name = "mem_cgroup_css_online",
-	  .ops = { .func = mbr_online_hook, .flags = FTRACE_OPS_FL_SAVE_REGS } },
 };
 
 /* Direct reclaim accounting, per stall in flight. */
@@ -259,6 +287,12 @@ int mbr_hooks_init_observers(void)
 		pr_err("cannot probe try_to_free_mem_cgroup_pages (%d)\n", ret);
 		return ret;
 	}
+	ret = mbr_should_fail("kretprobe") ? -ENOMEM :
+		register_kretprobe(&mbr_online_probe);
+	if (ret) {
+		pr_err("cannot probe mem_cgroup_css_online (%d)\n", ret);
+		goto out_unprobe_direct;
+	}
 	for (i = MBR_HOOK_OFFLINE + 1; i < ARRAY_SIZE(mbr_hooks); i++) {
 		ret = mbr_hook_one(&mbr_hooks[i]);
 		if (ret)
@@ -269,6 +303,8 @@ int mbr_hooks_init_observers(void)
 out_unhook:
 	while (i-- > MBR_HOOK_OFFLINE + 1)
 		mbr_unhook_one(&mbr_hooks[i]);
+	unregister_kretprobe(&mbr_online_probe);
+out_unprobe_direct:
 	unregister_kretprobe(&mbr_direct_probe);
 	return ret;
 }
@@ -283,6 +319,7 @@ void mbr_hooks_exit_observers(void)
 
 	for (i = ARRAY_SIZE(mbr_hooks); i-- > MBR_HOOK_OFFLINE + 1;)
 		mbr_unhook_one(&mbr_hooks[i]);
+	unregister_kretprobe(&mbr_online_probe);
 	unregister_kretprobe(&mbr_direct_probe);
 }
 

@@ -3,7 +3,7 @@
  * Rules: a cgroup, a watermark configuration, and a filter (name glob,
  * depth). A rule configures every descendant of its cgroup that the
  * filter admits: those that exist when it is made, and every one
- * created later, at creation, from the memcg's online hook, so that a
+ * created later, at creation, from the memcg's online probe, so that a
  * restarted container or service has its marks before its first charge.
  *
  * Precedence: a group configured by hand (add) is never touched by a
@@ -16,7 +16,7 @@
  * cgroup is dropped by a work item.
  *
  * Locking: mbr_rules_mutex serialises rule changes and the rescans that
- * follow them; the online hook reads the list under RCU.
+ * follow them; the online probe reads the list under RCU.
  */
 #include <linux/cgroup.h>
 #include <linux/kernfs.h>
@@ -27,7 +27,7 @@
 
 #include "mbr.h"
 
-/* Enough for any fleet's policy, and the rules file fits in one page. */
+/* Enough for any fleet's policy; the rules file must also fit a page. */
 #define MBR_MAX_RULES	32
 
 struct mbr_rule {
@@ -48,12 +48,12 @@ static unsigned int mbr_nr_rules;	/* under mbr_rules_mutex */
 /* A cgroup's path, for its name: kernfs_name() is not exported. */
 static char mbr_path_buf[PATH_MAX];	/* under mbr_rules_mutex */
 
-/* Groups configured by the online hook, and by the catch-up work. */
+/* Groups configured by the online probe, and by the catch-up work. */
 atomic64_t mbr_rule_groups_online = ATOMIC64_INIT(0);
 atomic64_t mbr_rule_groups_late = ATOMIC64_INIT(0);
 
 /*
- * Catch-up: every rule's subtree again, for cgroups the online hook saw
+ * Catch-up: every rule's subtree again, for cgroups the online probe saw
  * but had no spare group for, and to drop the rules of removed cgroups.
  */
 static void mbr_rules_work_fn(struct work_struct *work);
@@ -98,15 +98,20 @@ static const struct mbr_rule *mbr_rule_for(struct mem_cgroup *memcg,
 	return NULL;
 }
 
+/* Whether any rule exists; any context. */
+bool mbr_rules_exist(void)
+{
+	return !list_empty(&mbr_rules);
+}
+
 /**
  * mbr_rules_online() - a memcg is being created: configure it by rule
- * @memcg: the new memcg (its css_online is running)
+ * @memcg: the new memcg, whose css_online has just succeeded
  *
- * Called from the online hook, before the cgroup's directory is visible,
- * hence before any task can be charged to it.
+ * Called from the online probe, before the cgroup's directory is
+ * visible, hence before any task can be charged to it.
  *
- * Context: process context, but perhaps with preemption disabled (the
- * hook can share its function with other ftrace users): nothing here
+ * Context: a kretprobe handler, preemption disabled: nothing here
  * sleeps or allocates.
  */
 void mbr_rules_online(struct mem_cgroup *memcg)
@@ -212,7 +217,13 @@ static void mbr_rules_rescan(struct cgroup_subsys_state *root, bool late)
 
 	rcu_read_lock();
 	css_for_each_descendant_pre(pos, root) {
-		if (pos == root || !css_tryget_online(pos))
+		/*
+		 * Not a css whose css_online has not returned yet: it could
+		 * still fail and be freed whatever its references. The
+		 * online probe configures it if it succeeds.
+		 */
+		if (pos == root || !(READ_ONCE(pos->flags) & CSS_ONLINE) ||
+		    !css_tryget_online(pos))
 			continue;
 		rcu_read_unlock();
 		mbr_rules_apply(mem_cgroup_from_css(pos), late);
@@ -249,12 +260,38 @@ static void mbr_rules_work_fn(struct work_struct *work)
 			continue;
 		}
 		css = mbr_rule_css(r);
-		if (!css)
+		if (!css) {	/* gone before its offline could mark it */
+			list_del_rcu(&r->node);
+			mbr_nr_rules--;
+			call_rcu(&r->rcu, mbr_rule_free_rcu);
 			continue;
+		}
 		mbr_rules_rescan(css, true);
 		css_put(css);
 	}
 	mutex_unlock(&mbr_rules_mutex);
+}
+
+/*
+ * The length of a rule's line in the rules file, at most: the path, the
+ * glob, and the numbers at their widest.
+ */
+static size_t mbr_rule_show_len(const struct mbr_rule *r)
+{
+	return strlen(r->path) + strlen(r->match) +
+		sizeof(" high=18446744073709551615 low=18446744073709551615 match= depth=1000 id=18446744073709551615 groups=4294967295\n");
+}
+
+/* The rules file's length at most, without @skip. Under the mutex. */
+static size_t mbr_rules_show_len(const struct mbr_rule *skip)
+{
+	const struct mbr_rule *r;
+	size_t len = 0;
+
+	list_for_each_entry(r, &mbr_rules, node)
+		if (r != skip)
+			len += mbr_rule_show_len(r);
+	return len;
 }
 
 /**
@@ -268,7 +305,8 @@ static void mbr_rules_work_fn(struct work_struct *work)
  * Context: process context.
  * Return: 0; -EINVAL for a malformed line, the root cgroup or a cgroup
  *	without a memory controller; -ENOENT no such cgroup; -ENOSPC
- *	MBR_MAX_RULES rules exist; -ENOMEM.
+ *	MBR_MAX_RULES rules exist, or their lines would not fit in the
+ *	rules file (one page); -ENOMEM.
  */
 int mbr_rule_add(const char *buf, size_t len)
 {
@@ -288,7 +326,7 @@ int mbr_rule_add(const char *buf, size_t len)
 	if (IS_ERR(css))
 		return PTR_ERR(css);
 
-	/* The online hook cannot allocate: have its spares ready. */
+	/* The online probe cannot allocate: have its spares ready. */
 	mbr_groups_reserve();
 	ret = -ENOMEM;
 	r = kzalloc(sizeof(*r), GFP_KERNEL);
@@ -313,12 +351,19 @@ int mbr_rule_add(const char *buf, size_t len)
 	ret = -ENOSPC;
 	if (!old && mbr_nr_rules >= MBR_MAX_RULES)
 		goto out_unlock;
+	if (mbr_rules_show_len(old) + mbr_rule_show_len(r) > PAGE_SIZE)
+		goto out_unlock;	/* the rules file must hold them all */
 	if (old) {
 		list_replace_rcu(&old->node, &r->node);
 	} else {
 		list_add_tail_rcu(&r->node, &mbr_rules);
 		mbr_nr_rules++;
 	}
+	/* An rmdir whose offline ran before the rule was in the list. */
+	if (css_is_dying(css))
+		WRITE_ONCE(r->dead, true);
+	/* No online probe still applies the replaced rule after the rescan. */
+	synchronize_rcu();
 	mbr_rules_rescan(css, false);
 	mutex_unlock(&mbr_rules_mutex);
 	if (old)
@@ -366,6 +411,8 @@ int mbr_rule_del(const char *buf, size_t len)
 	}
 	list_del_rcu(&found->node);
 	mbr_nr_rules--;
+	/* No online probe still applies the rule after the rescan. */
+	synchronize_rcu();
 	css = mbr_rule_css(found);
 	if (css) {
 		mbr_rules_rescan(css, false);
@@ -413,7 +460,7 @@ int mbr_rules_show(char *buf)
 /**
  * mbr_rules_exit() - forget every rule, at module exit
  *
- * Called with the online hook gone; the groups the rules configured are
+ * Called with the online probe gone; the groups the rules configured are
  * forgotten with all the others afterwards.
  */
 void mbr_rules_exit(void)

@@ -187,7 +187,7 @@ static void mbr_sweep_fn(struct work_struct *work)
 }
 
 /*
- * Spare groups for the online hook, which may not allocate (it can run
+ * Spare groups for the online probe, which may not allocate (it can run
  * with preemption off, and on PREEMPT_RT no allocation is allowed
  * there): it takes one from here, and a work item refills the pool.
  * A burst of creations beyond MBR_NR_SPARES is configured by that work
@@ -356,7 +356,14 @@ bool mbr_group_insert(struct mbr_group *g)
  */
 void mbr_group_forget(struct mbr_group *g)
 {
-	if (mbr_group_unlink_to_reap(g))
+	bool unlinked = false;
+
+	/* Not one "add" made the user's meanwhile. */
+	mutex_lock(&mbr_config_mutex);
+	if (g->rule_id)
+		unlinked = mbr_group_unlink_to_reap(g);
+	mutex_unlock(&mbr_config_mutex);
+	if (unlinked)
 		schedule_work(&mbr_reap_work);
 }
 
@@ -423,6 +430,7 @@ static int mbr_group_adopt(u64 id)
 {
 	struct mbr_group *g;
 	int ret = -ENOENT;
+	u64 rule_id;
 
 	rcu_read_lock();
 	g = mbr_group_lookup_rcu(id);
@@ -431,20 +439,29 @@ static int mbr_group_adopt(u64 id)
 	rcu_read_unlock();
 	if (!g)
 		return ret;
+	/*
+	 * It is the user's from here on: a rule rescan that meets it now
+	 * leaves it alone (mbr_group_set_rule() and mbr_group_forget()
+	 * check rule_id under the config mutex).
+	 */
 	mutex_lock(&mbr_config_mutex);
+	rule_id = g->rule_id;
 	if (READ_ONCE(g->dead))
 		ret = -ENOENT;
-	else if (!g->rule_id)
+	else if (!rule_id)
 		ret = -EEXIST;
 	else
-		ret = 0;
+		WRITE_ONCE(g->rule_id, 0);
 	mutex_unlock(&mbr_config_mutex);
 	if (!ret) {
-		/* Under mbr_names_mutex: unlinking waits for us to finish. */
+		/* Under mbr_names_mutex: reaping waits for us to finish. */
 		ret = mbr_should_fail("group_kobject") ? -ENOMEM :
 			kobject_add(&g->kobj, mbr_cgroups_kobj, "%llu", id);
-		if (!ret)
-			WRITE_ONCE(g->rule_id, 0);
+		if (ret) {
+			mutex_lock(&mbr_config_mutex);
+			WRITE_ONCE(g->rule_id, rule_id);
+			mutex_unlock(&mbr_config_mutex);
+		}
 	}
 	mbr_group_put(g);
 	return ret;
@@ -699,7 +716,7 @@ void mbr_groups_init(struct kobject *parent)
 /**
  * mbr_groups_exit() - forget every group, at module exit
  *
- * Called with the charge and online hooks, the rules and the workers
+ * Called with the charge and online probes, the rules and the workers
  * gone (so no group is added any more) but the offline hook
  * still attached, so that an rmdir racing with the exit is either seen
  * by the hook or finds its group already unlinked here; the caller

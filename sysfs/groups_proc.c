@@ -96,7 +96,8 @@ int mbr_proc_init(void)
 		proc_mkdir("memcg_bgreclaim", NULL);
 	if (!mbr_proc_dir)
 		return -ENOMEM;
-	if (!proc_create_seq("groups", 0444, mbr_proc_dir,
+	/* Root only: it names every configured cgroup with its usage. */
+	if (!proc_create_seq("groups", 0400, mbr_proc_dir,
 			     &mbr_groups_seq_ops)) {
 		proc_remove(mbr_proc_dir);
 		return -ENOMEM;

@@ -14,13 +14,13 @@ leftovers() {	# what a failed load must not leave
 	grep -q '^memcg_bgreclaim' /proc/modules && n=$((n + 1))
 	n=$((n + $(cat /proc/[0-9]*/comm 2>/dev/null | grep -c '^memcg_bgrcl/')))
 	n=$((n + $(grep -c -E '^(try_charge_memcg|mem_cgroup_css_online|mem_cgroup_css_offline|try_to_free_mem_cgroup_pages)\b' $T/enabled_functions)))
-	n=$((n + $(grep -c 'try_to_free_mem_cgroup_pages' /sys/kernel/debug/kprobes/list)))
+	n=$((n + $(grep -c -E 'try_to_free_mem_cgroup_pages|mem_cgroup_css_online' /sys/kernel/debug/kprobes/list)))
 	echo $n
 }
 slab0=$(awk '/^Slab:/ { print $2 }' /proc/meminfo)
-for p in workers_alloc kthread:1 kthread:2 kretprobe ftrace_filter:1 \
-	ftrace_filter:2 ftrace_filter:3 ftrace_register:1 ftrace_register:2 \
-	ftrace_register:3 proc sysfs_root sysfs_cgroups sysfs_files; do
+for p in workers_alloc kthread:1 kthread:2 kretprobe:1 kretprobe:2 \
+	ftrace_filter:1 ftrace_filter:2 ftrace_register:1 ftrace_register:2 \
+	proc sysfs_root sysfs_cgroups sysfs_files; do
 	point=${p%%:*}
 	nth=1
 	[ "$point" != "$p" ] && nth=${p#*:}
