@@ -446,12 +446,14 @@ static int mbr_group_adopt(u64 id)
 	 */
 	mutex_lock(&mbr_config_mutex);
 	rule_id = g->rule_id;
-	if (READ_ONCE(g->dead))
+	if (READ_ONCE(g->dead)) {
 		ret = -ENOENT;
-	else if (!rule_id)
+	} else if (!rule_id) {
 		ret = -EEXIST;
-	else
+	} else {
 		WRITE_ONCE(g->rule_id, 0);
+		ret = 0;
+	}
 	mutex_unlock(&mbr_config_mutex);
 	if (!ret) {
 		/* Under mbr_names_mutex: reaping waits for us to finish. */
