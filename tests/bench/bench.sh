@@ -283,6 +283,10 @@ part_overhead() {
 }
 
 # --- scale: hook overhead and memory per group, 1 .. 10,000 groups --
+# The groups are shaped as kubelet makes them (a pod slice and its two
+# container scopes) and configured as an operator would, by one rule on
+# their parent; the page-fault loop runs in a group of its own beside
+# them, so that every charge looks up the table they fill.
 part_scale() {
 	mkgroup O
 	echo 4G >$CG/O/memory.max
@@ -291,13 +295,22 @@ part_scale() {
 	echo +memory >$CG/K/cgroup.subtree_control
 	have=0
 	for n in $SCALE; do
-		while [ $have -lt $((n - 1)) ]; do mkdir $CG/K/g$have; have=$((have + 1)); done
+		# n - 1 cgroups besides O: pods of a slice and two scopes.
+		while [ $have -lt $((n - 1)) ]; do
+			p=$CG/K/pod$((have / 3)).slice
+			case $((have % 3)) in
+			0) mkdir $p && echo +memory >$p/cgroup.subtree_control ;;
+			*) mkdir $p/ctr$((have % 3)).scope ;;
+			esac
+			have=$((have + 1))
+		done
 		echo 2 >/proc/sys/vm/drop_caches
 		s0=$(awk '/^Slab:/ { print $2 }' /proc/meminfo)
-		i=0
-		while [ $i -lt $((n - 1)) ]; do echo $CG/K/g$i >$MBR_SYSFS/add; i=$((i + 1)); done
+		[ $n -gt 1 ] && wr $MBR_SYSFS/rule_add "$CG/K ratio=90" >/dev/null
 		echo 2 >/proc/sys/vm/drop_caches
 		s1=$(awk '/^Slab:/ { print $2 }' /proc/meminfo)
+		got=$(sed -n 's/^groups //p' $MBR_SYSFS/stat)
+		[ "$got" = "$n" ] || diag "scale: $got groups configured, $n expected"
 		per=0
 		[ $n -gt 1 ] && per=$((((s1 - s0) * 1024) / (n - 1)))
 		r=1
@@ -305,11 +318,13 @@ part_scale() {
 			json scenario scale contender bgreclaim groups $n rep $r ns $(pf) bytes_per_group $per
 			r=$((r + 1))
 		done
-		i=0
-		while [ $i -lt $((n - 1)) ]; do echo $CG/K/g$i >$MBR_SYSFS/remove; i=$((i + 1)); done
+		[ $n -gt 1 ] && wr $MBR_SYSFS/rule_del "$CG/K" >/dev/null
 	done
-	i=0
-	while [ $i -lt $((have)) ]; do rmdir $CG/K/g$i; i=$((i + 1)); done
+	for p in $CG/K/pod*.slice; do
+		[ -d "$p" ] || continue
+		rmdir $p/*.scope 2>/dev/null
+		rmdir $p
+	done
 	rmgroup K
 	wr $MBR_SYSFS/remove $CG/O >/dev/null
 	rmgroup O

@@ -101,7 +101,7 @@ for k in kernels:
         m = med(sel(k, "overhead", contender=c), "ns")
         a[f"overhead/{c}"] = m
         md.append(f"| {label} | {spread(sel(k, 'overhead', contender=c), 'ns', 1e6, '{:.1f}')} | {ratio(m, none)} |")
-    md += ["", "### Scale (configured groups)", "",
+    md += ["", "### Scale (groups configured by one rule: pods of a slice and two scopes)", "",
            "| groups | page-fault loop ms | ratio vs 1 group | slab bytes per group |", "|---:|---:|---:|---:|"]
     one = med(sel(k, "scale", groups=1), "ns")
     for n in sorted({r["groups"] for r in sel(k, "scale")}):
