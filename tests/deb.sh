@@ -85,6 +85,16 @@ esac
 [ -f "$out/$name.ko" ] && sha256sum "$out/$name.ko" | cut -d' ' -f1 >"$out/$name.ko.sha256"
 t "the CLI is installed and runs" sh -c "/usr/sbin/memcg-bgreclaim --help | grep -q '^usage:'"
 t "the unit is installed" test -f /lib/systemd/system/memcg-bgreclaim.service
+if command -v systemd-analyze >/dev/null; then
+	msg=$(systemd-analyze verify /lib/systemd/system/memcg-bgreclaim.service 2>&1)
+	t "systemd-analyze verify accepts the unit${msg:+ ($msg)}" test -z "$msg"
+fi
+t "the unit applies the config after modules-load and before containerd and kubelet" \
+	sh -c "grep -qx 'After=systemd-modules-load.service' /lib/systemd/system/memcg-bgreclaim.service &&
+		grep -q '^Before=containerd.service kubelet.service' /lib/systemd/system/memcg-bgreclaim.service &&
+		grep -qx 'ExecStart=/usr/sbin/memcg-bgreclaim apply /etc/memcg-bgreclaim.conf' /lib/systemd/system/memcg-bgreclaim.service"
+t "the installed config applies cleanly as shipped (the CLI parses it)" \
+	sh -c "/usr/sbin/memcg-bgreclaim apply /etc/memcg-bgreclaim.conf 2>&1 | grep -q 'module is not loaded'"
 
 dpkg -P memcg-bgreclaim-dkms >"$out/purge.log" 2>&1 && ok "dpkg -P" || nok "dpkg -P"
 left=$( (ls -d /usr/src/$name-* /var/lib/dkms/$name /usr/sbin/memcg-bgreclaim \
