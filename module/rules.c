@@ -249,18 +249,12 @@ static void mbr_rules_work_fn(struct work_struct *work)
 {
 	struct cgroup_subsys_state *css;
 	struct mbr_rule *r, *tmp;
-	LIST_HEAD(dead);
 
 	mutex_lock(&mbr_rules_mutex);
 	list_for_each_entry_safe(r, tmp, &mbr_rules, node) {
-		if (READ_ONCE(r->dead)) {
-			list_del_rcu(&r->node);
-			mbr_nr_rules--;
-			call_rcu(&r->rcu, mbr_rule_free_rcu);
-			continue;
-		}
-		css = mbr_rule_css(r);
-		if (!css) {	/* gone before its offline could mark it */
+		/* Marked by the offline hook, or gone before it could be. */
+		css = READ_ONCE(r->dead) ? NULL : mbr_rule_css(r);
+		if (!css) {
 			list_del_rcu(&r->node);
 			mbr_nr_rules--;
 			call_rcu(&r->rcu, mbr_rule_free_rcu);

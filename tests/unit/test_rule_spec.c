@@ -7,16 +7,7 @@
 #include <string.h>
 
 #include "rule_spec.h"
-
-static int nr_test, nr_fail;
-
-static void ok(int cond, const char *desc)
-{
-	nr_test++;
-	if (!cond)
-		nr_fail++;
-	printf("%sok %d - unit: %s\n", cond ? "" : "not ", nr_test, desc);
-}
+#include "tap.h"
 
 static int parse(const char *s, struct mbr_rule_spec *spec, const char **bad)
 {

@@ -8,16 +8,7 @@
 #include <string.h>
 
 #include "wmark.h"
-
-static int nr_test, nr_fail;
-
-static void ok(int cond, const char *desc)
-{
-	nr_test++;
-	if (!cond)
-		nr_fail++;
-	printf("%sok %d - unit: %s\n", cond ? "" : "not ", nr_test, desc);
-}
+#include "tap.h"
 
 #define MiB (1ULL << 20)
 
