@@ -13,6 +13,7 @@
 #include <linux/ftrace.h>
 #include <linux/kprobes.h>
 #include <linux/static_call.h>
+#include <linux/sched/cputime.h>
 
 #if LINUX_VERSION_CODE < KERNEL_VERSION(6, 0, 0)
 #error "memcg_bgreclaim needs Linux 6.0 or later (reclaim_options flags)"
@@ -33,6 +34,19 @@ DECLARE_STATIC_CALL(mbr_try_to_free_mem_cgroup_pages,
 		    try_to_free_mem_cgroup_pages);
 DECLARE_STATIC_CALL(mbr_css_tryget_online_from_dir,
 		    css_tryget_online_from_dir);
+DECLARE_STATIC_CALL(mbr_task_sched_runtime, task_sched_runtime);
+
+/*
+ * The CPU time @p has run, up to now: task_sched_runtime() brings the
+ * running task's sum_exec_runtime up to date, which otherwise lags by up
+ * to a tick (4 ms at HZ=250) until the next tick or switch; a budget of
+ * 10 ms per period could not be kept on figures that late. The same in
+ * 6.1 and 6.12.
+ */
+static inline u64 mbr_task_cpu_ns(struct task_struct *p)
+{
+	return static_call(mbr_task_sched_runtime)(p);
+}
 
 /*
  * try_to_free_mem_cgroup_pages(), whose key is typed from the prototype

@@ -13,6 +13,7 @@
 #include <linux/rcupdate.h>
 #include <linux/types.h>
 
+#include "budget.h"
 #include "compat.h"
 #include "fault.h"
 #include "rule_spec.h"
@@ -33,13 +34,18 @@ struct mbr_stats {
 	atomic64_t direct_reclaim_ns;	/* time tasks spent inside them */
 	atomic64_t direct_latency[MBR_NR_LAT_BUCKETS];
 	atomic64_t unreclaimable;	/* back-offs for lack of progress */
+	atomic64_t budget_throttled;	/* periods held back by cpu_budget */
+	atomic64_t budget_throttled_ns;	/* time held back by cpu_budget */
 };
 
-/* A group's watermark configuration, replaced as one under RCU. */
+/* A group's configuration, replaced as one under RCU. */
 struct mbr_conf {
 	struct mbr_wmark_conf wm;
+	struct mbr_budget budget;	/* cpu_budget */
 	struct rcu_head rcu;
 };
+
+struct mbr_pool;
 
 /* The settings of a group's configuration, one per file. */
 enum mbr_setting {
@@ -75,6 +81,14 @@ struct mbr_group {
 	unsigned long flags;		/* MBR_GROUP_* bits */
 	unsigned long backoff_limit;	/* limit (pages) when backing off */
 	unsigned int nr_failures;	/* worker only */
+	struct mbr_bucket bucket;	/* cpu_budget's; worker only */
+	u64 throttled_until;		/* ns; no turn before, 0: none */
+	struct mbr_pool *pool;		/* a dedicated worker, or NULL
+					 * (the shared ones); under mbr_lock
+					 */
+	char *cpu_cgroup;		/* where that worker is billed;
+					 * under mbr_config_mutex
+					 */
 	struct mbr_stats stats;
 	struct rcu_head rcu;
 };
@@ -85,6 +99,8 @@ struct mbr_group {
  * makes progress, or the group is reconfigured.
  */
 #define MBR_GROUP_UNRECLAIMABLE	0
+/* ->flags: cpu_budget changed; the worker starts a fresh bucket. */
+#define MBR_GROUP_BUDGET_RESET	1
 
 /*
  * Turns that fail (reclaim much less than asked while above the stop
@@ -121,11 +137,14 @@ void mbr_groups_reserve(void);
 struct mbr_group *mbr_group_alloc_atomic(struct mem_cgroup *memcg, u64 id);
 struct mbr_group *mbr_group_alloc_rule(struct mem_cgroup *memcg, u64 id,
 				       const struct mbr_wmark_conf *wm,
+				       const struct mbr_budget *budget,
 				       u64 rule_id);
 bool mbr_group_insert(struct mbr_group *g);
 void mbr_group_forget(struct mbr_group *g);
 int mbr_group_set_rule(struct mbr_group *g, const struct mbr_wmark_conf *wm,
-		       u64 rule_id);
+		       const struct mbr_budget *budget, u64 rule_id);
+int mbr_group_set_budget(struct mbr_group *g, const struct mbr_budget *b);
+int mbr_group_set_cpu_cgroup(struct mbr_group *g, const char *buf, size_t len);
 struct mbr_group *mbr_group_get_rcu(struct mbr_group *g);
 unsigned int mbr_groups_of_rule(u64 rule_id);
 struct mbr_group *mbr_group_next_rcu(struct mbr_group *g);
@@ -165,12 +184,24 @@ int mbr_cgroup_id_from_arg(const char *op, const char *arg, size_t len,
 /* group_sysfs.c */
 extern struct kobj_type mbr_group_ktype;
 
-/* workers.c: the FIFO and the threads */
+/* workers.c: the FIFOs and the threads */
 int mbr_workers_init(void);
 void mbr_workers_exit(void);
 void mbr_queue_group(struct mbr_group *g);
 void mbr_drain_queue(void);
 bool mbr_current_is_worker(void);
+struct mbr_pool *mbr_pool_create(u64 id);
+pid_t mbr_pool_vpid(struct mbr_pool *p);
+struct mbr_pool *mbr_pool_swap(struct mbr_group *g, struct mbr_pool *p);
+void mbr_pool_destroy(struct mbr_pool *p);
+
+/* budget.c: cpu_budget */
+bool mbr_budget_admit(struct mbr_group *g, const struct mbr_budget *b);
+void mbr_budget_charge(struct mbr_group *g, u64 cpu_ns);
+bool mbr_budget_throttled(struct mbr_group *g);
+
+/* billing.c: a dedicated worker billed to a cgroup (cpu_cgroup) */
+ssize_t mbr_group_show_cpu_cgroup(struct mbr_group *g, char *buf);
 
 /* reclaim.c: one worker turn on one group */
 bool mbr_reclaim_turn(struct mbr_group *g);

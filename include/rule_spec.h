@@ -9,6 +9,7 @@
 #ifndef MBR_RULE_SPEC_H
 #define MBR_RULE_SPEC_H
 
+#include "budget.h"
 #include "wmark.h"
 
 /* A glob is at most this long; cgroup names are at most NAME_MAX. */
@@ -19,6 +20,7 @@ struct mbr_rule_spec {
 	const char *path;
 	size_t path_len;
 	struct mbr_wmark_conf wm;
+	struct mbr_budget budget;	/* each group's cpu_budget */
 	char match[MBR_MATCH_MAX];	/* "" matches every name */
 	unsigned int max_depth;		/* 0: any depth below the rule */
 };
@@ -85,17 +87,9 @@ static inline const char *mbr_spec_value(const char *tok, size_t len,
 	return tok + k + 1;
 }
 
-/*
- * Parse "PATH key=value ..." (tokens separated by spaces or tabs, an
- * optional final newline). Keys: ratio=1..100 and scale=1..1000 (scale
- * only with ratio; default 50), or high=SIZE and low=SIZE (both, with
- * high > low > 0); match=GLOB (at most MBR_MATCH_MAX - 1 characters,
- * no '/'); depth=N (N >= 1). Each key at most once.
- * Returns 0, or -EINVAL with *@bad set to the offending token (or to the
- * start of the line when something is missing).
- */
+/* The keys of a rule line, in the order of mbr_rule_spec_parse()'s names. */
 enum { MBR_KEY_RATIO, MBR_KEY_SCALE, MBR_KEY_HIGH, MBR_KEY_LOW,
-	MBR_KEY_MATCH, MBR_KEY_DEPTH, MBR_NR_KEYS };
+	MBR_KEY_MATCH, MBR_KEY_DEPTH, MBR_KEY_BUDGET, MBR_NR_KEYS };
 
 /* One "key=value" token into @spec; 0 or -EINVAL. */
 static inline int mbr_rule_spec_key(struct mbr_rule_spec *spec,
@@ -141,6 +135,9 @@ static inline int mbr_rule_spec_key(struct mbr_rule_spec *spec,
 			return -EINVAL;
 		spec->max_depth = num;
 		return 0;
+	case MBR_KEY_BUDGET:
+		return mbr_budget_parse(v, vlen, '/', MBR_BUDGET_PERIOD_DEFAULT,
+					&spec->budget);
 	}
 	return -EINVAL;
 }
@@ -150,7 +147,9 @@ static inline int mbr_rule_spec_key(struct mbr_rule_spec *spec,
  * optional final newline). Keys: ratio=1..100 and scale=1..1000 (scale
  * only with ratio; default 50), or high=SIZE and low=SIZE (both, with
  * high > low > 0); match=GLOB (at most MBR_MATCH_MAX - 1 characters,
- * no '/'); depth=N (1 to 1000). Each key at most once.
+ * no '/'); depth=N (1 to 1000); cpu_budget=QUOTA/PERIOD, QUOTA or max
+ * (cpu.max's format with '/' for the space, microseconds; each group's
+ * own). Each key at most once.
  * Returns 0, or -EINVAL with *@bad set to the offending token (or to the
  * path when the line as a whole is incomplete).
  */
@@ -160,12 +159,16 @@ static inline int mbr_rule_spec_parse(const char *buf, size_t len,
 {
 	static const char *const keys[MBR_NR_KEYS] = {
 		"ratio", "scale", "high", "low", "match", "depth",
+		"cpu_budget",
 	};
 	unsigned int seen = 0, key;
 	const char *end, *tok, *v = NULL;
 	size_t vlen = 0;
 
-	*spec = (struct mbr_rule_spec){ .wm.scale = MBR_SCALE_DEFAULT };
+	*spec = (struct mbr_rule_spec){
+		.wm.scale = MBR_SCALE_DEFAULT,
+		.budget.period_us = MBR_BUDGET_PERIOD_DEFAULT,
+	};
 	*bad = buf;
 	if (len && buf[len - 1] == '\n')
 		len--;

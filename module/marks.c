@@ -92,7 +92,8 @@ bool mbr_group_clear_backoff(struct mbr_group *g)
  * A backed-off group stays off the queue until something has changed
  * that could make reclaim succeed: its limit, or its usage back at the
  * stop mark by itself. (A task's successful direct reclaim in it also
- * ends the back-off, from the direct-reclaim probe.)
+ * ends the back-off, from the direct-reclaim probe.) A group over its
+ * cpu_budget stays off until its period ends.
  *
  * Context: rcu_read_lock() held; any context but NMI.
  */
@@ -103,7 +104,7 @@ void mbr_group_charged(struct mbr_group *g, struct mem_cgroup *memcg)
 	struct mbr_wmark_conf *wm;
 	u64 usage;
 
-	if (READ_ONCE(g->queued))
+	if (READ_ONCE(g->queued) || mbr_budget_throttled(g))
 		return;
 	wm = &rcu_dereference(g->conf)->wm;
 	if (!mbr_conf_active(wm))

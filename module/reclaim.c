@@ -152,8 +152,9 @@ bool mbr_reclaim_turn(struct mbr_group *g)
 {
 	struct mem_cgroup *memcg = g->memcg, *victim;
 	unsigned long requested, reclaimed, usage, stop, slack;
+	struct mbr_budget budget;
 	struct mbr_marks marks;
-	u64 start_ns, start_cpu;
+	u64 start_ns;
 
 	if (!READ_ONCE(mbr_enabled) ||
 	    test_bit(MBR_GROUP_UNRECLAIMABLE, &g->flags))
@@ -162,6 +163,12 @@ bool mbr_reclaim_turn(struct mbr_group *g)
 	usage = mbr_usage_pages(memcg);
 	stop = marks.high >> PAGE_SHIFT;
 	if (usage <= stop)
+		return false;
+	rcu_read_lock();
+	budget = rcu_dereference(g->conf)->budget;
+	rcu_read_unlock();
+	/* Held back: its tasks reclaim for themselves until the period ends. */
+	if (mbr_budget_set(&budget) && !mbr_budget_admit(g, &budget))
 		return false;
 
 	victim = mbr_pick_victim(memcg, &slack);
@@ -174,7 +181,6 @@ bool mbr_reclaim_turn(struct mbr_group *g)
 	requested = min3((unsigned long)READ_ONCE(mbr_batch_pages),
 			 usage - stop, slack);
 	start_ns = ktime_get_ns();
-	start_cpu = current->se.sum_exec_runtime;
 	/*
 	 * MEMCG_RECLAIM_PROACTIVE, as memory.reclaim passes: reclaim ahead
 	 * of need is not memory pressure, so it must not feed vmpressure,
@@ -189,10 +195,6 @@ bool mbr_reclaim_turn(struct mbr_group *g)
 				   MEMCG_RECLAIM_MAY_SWAP |
 				   MEMCG_RECLAIM_PROACTIVE);
 	css_put(&victim->css);
-	/* sum_exec_runtime is brought up to date when we are scheduled. */
-	cond_resched();
-	atomic64_add(current->se.sum_exec_runtime - start_cpu,
-		     &g->stats.reclaim_cpu_ns);
 	atomic64_inc(&g->stats.reclaim_runs);
 	atomic64_add(reclaimed, &g->stats.reclaimed_pages);
 	trace_reclaim(g->id, (u64)usage << PAGE_SHIFT, marks.low, marks.high,

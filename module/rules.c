@@ -36,6 +36,7 @@ struct mbr_rule {
 	unsigned int level;		/* its level in its hierarchy */
 	bool dead;			/* its cgroup went offline */
 	struct mbr_wmark_conf wm;
+	struct mbr_budget budget;	/* each group's */
 	unsigned int max_depth;		/* 0: any */
 	char match[MBR_MATCH_MAX];	/* "": any name */
 	char *path;			/* as resolved when the rule was made */
@@ -135,6 +136,7 @@ void mbr_rules_online(struct mem_cgroup *memcg)
 		goto out;
 	}
 	rcu_dereference_protected(g->conf, true)->wm = r->wm;
+	rcu_dereference_protected(g->conf, true)->budget = r->budget;
 	g->rule_id = r->id;
 	if (mbr_group_insert(g))
 		atomic64_inc(&mbr_rule_groups_online);
@@ -191,13 +193,13 @@ static void mbr_rules_apply(struct mem_cgroup *memcg, bool late)
 		if (READ_ONCE(g->rule_id) && !r)
 			mbr_group_forget(g);
 		else if (READ_ONCE(g->rule_id))
-			mbr_group_set_rule(g, &r->wm, r->id);
+			mbr_group_set_rule(g, &r->wm, &r->budget, r->id);
 		mbr_group_put(g);
 		return;
 	}
 	if (!r)
 		return;
-	g = mbr_group_alloc_rule(memcg, id, &r->wm, r->id);
+	g = mbr_group_alloc_rule(memcg, id, &r->wm, &r->budget, r->id);
 	if (!g)
 		return;
 	if (!mbr_group_insert(g))
@@ -335,6 +337,7 @@ int mbr_rule_add(const char *buf, size_t len)
 	r->id = cgroup_id(css->cgroup);
 	r->level = css->cgroup->level;
 	r->wm = spec.wm;
+	r->budget = spec.budget;
 	r->max_depth = spec.max_depth;
 	memcpy(r->match, spec.match, sizeof(r->match));
 
@@ -444,6 +447,10 @@ int mbr_rules_show(char *buf)
 		if (r->max_depth)
 			len += sysfs_emit_at(buf, len, " depth=%u",
 					     r->max_depth);
+		if (mbr_budget_set(&r->budget))
+			len += sysfs_emit_at(buf, len, " cpu_budget=%llu/%llu",
+					     r->budget.quota_us,
+					     r->budget.period_us);
 		len += sysfs_emit_at(buf, len, " id=%llu groups=%u\n", r->id,
 				     mbr_groups_of_rule(r->id));
 	}

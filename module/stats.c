@@ -39,6 +39,10 @@ void mbr_stats_add(struct mbr_stats *sum, const struct mbr_stats *st)
 		atomic64_add(atomic64_read(&st->direct_latency[i]),
 			     &sum->direct_latency[i]);
 	atomic64_add(atomic64_read(&st->unreclaimable), &sum->unreclaimable);
+	atomic64_add(atomic64_read(&st->budget_throttled),
+		     &sum->budget_throttled);
+	atomic64_add(atomic64_read(&st->budget_throttled_ns),
+		     &sum->budget_throttled_ns);
 }
 
 static void mbr_emit(char *buf, int *len, const char *key,
@@ -67,6 +71,8 @@ void mbr_stats_show(const struct mbr_stats *st, char *buf, int *len)
 		mbr_emit(buf, len, mbr_lat_bucket_name[i],
 			 &st->direct_latency[i]);
 	mbr_emit(buf, len, "unreclaimable", &st->unreclaimable);
+	mbr_emit(buf, len, "budget_throttled", &st->budget_throttled);
+	mbr_emit(buf, len, "budget_throttled_ns", &st->budget_throttled_ns);
 }
 
 /**

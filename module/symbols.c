@@ -29,13 +29,15 @@
  * The keys take their types from the kernel's own prototypes, so a
  * changed signature is a compile error. Until updated they return 0:
  * a lookup finds nothing, a reclaim turn frees nothing, a cgroup
- * directory is not found (NULL, taken as an error by its caller).
+ * directory is not found (NULL, taken as an error by its caller), a
+ * task has run for no time.
  */
 DEFINE_STATIC_CALL_RET0(mbr_kallsyms_lookup_name, kallsyms_lookup_name);
 DEFINE_STATIC_CALL_RET0(mbr_try_to_free_mem_cgroup_pages,
 			try_to_free_mem_cgroup_pages);
 DEFINE_STATIC_CALL_RET0(mbr_css_tryget_online_from_dir,
 			css_tryget_online_from_dir);
+DEFINE_STATIC_CALL_RET0(mbr_task_sched_runtime, task_sched_runtime);
 
 struct mbr_symbol {
 	const char *name;
@@ -53,6 +55,7 @@ struct mbr_symbol {
 static const struct mbr_symbol mbr_symbol_table[] = {
 	MBR_SYMBOL(try_to_free_mem_cgroup_pages),
 	MBR_SYMBOL(css_tryget_online_from_dir),
+	MBR_SYMBOL(task_sched_runtime),
 };
 
 /*

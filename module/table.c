@@ -95,11 +95,26 @@ void mbr_group_put(struct mbr_group *g)
 }
 
 /*
+ * A changed cpu_budget starts afresh: no group stays held back under a
+ * budget it no longer has, and the worker refills its bucket.
+ */
+static void mbr_group_reset_budget(struct mbr_group *g)
+{
+	set_bit(MBR_GROUP_BUDGET_RESET, &g->flags);
+	WRITE_ONCE(g->throttled_until, 0);
+}
+
+/*
  * Drop the table's reference of an unlinked group; the last reference
  * frees it and its memcg reference. Caller holds mbr_names_mutex.
  */
 static void mbr_group_destroy(struct mbr_group *g)
 {
+	struct mbr_pool *p = mbr_pool_swap(g, NULL);
+
+	/* Its dedicated worker, if any, finishes its turn and stops. */
+	if (p)
+		mbr_pool_destroy(p);
 	/* A group a rule configured has no directory. */
 	if (g->kobj.state_in_sysfs)
 		kobject_del(&g->kobj);
@@ -211,6 +226,7 @@ static struct mbr_group *mbr_group_alloc_raw(void)
 		return NULL;
 	}
 	c->wm.scale = MBR_SCALE_DEFAULT;
+	c->budget.period_us = MBR_BUDGET_PERIOD_DEFAULT;
 	RCU_INIT_POINTER(g->conf, c);
 	return g;
 }
@@ -303,19 +319,22 @@ struct mbr_group *mbr_group_alloc_atomic(struct mem_cgroup *memcg, u64 id)
  * mbr_group_alloc_rule() - a group for @memcg, configured by a rule
  * @memcg: the memcg, kept alive by the caller
  * @id: its cgroup id
- * @wm: the rule's configuration
+ * @wm: the rule's watermarks
+ * @budget: the rule's CPU budget
  * @rule_id: the rule's cgroup id
  *
  * Context: process context.
  */
 struct mbr_group *mbr_group_alloc_rule(struct mem_cgroup *memcg, u64 id,
 				       const struct mbr_wmark_conf *wm,
+				       const struct mbr_budget *budget,
 				       u64 rule_id)
 {
 	struct mbr_group *g = mbr_group_alloc(memcg, id);
 
 	if (g) {
 		rcu_dereference_protected(g->conf, true)->wm = *wm;
+		rcu_dereference_protected(g->conf, true)->budget = *budget;
 		g->rule_id = rule_id;
 	}
 	return g;
@@ -370,7 +389,8 @@ void mbr_group_forget(struct mbr_group *g)
 /**
  * mbr_group_set_rule() - give a rule's group a rule's configuration
  * @g: the group, referenced by the caller
- * @wm: the configuration
+ * @wm: the watermarks
+ * @budget: the CPU budget
  * @rule_id: the rule's cgroup id
  *
  * Nothing happens to a group configured by hand in the meantime.
@@ -379,7 +399,7 @@ void mbr_group_forget(struct mbr_group *g)
  * Return: 0, -ENOENT if the group is gone, or -ENOMEM.
  */
 int mbr_group_set_rule(struct mbr_group *g, const struct mbr_wmark_conf *wm,
-		       u64 rule_id)
+		       const struct mbr_budget *budget, u64 rule_id)
 {
 	struct mbr_conf *old, *new = kmalloc(sizeof(*new), GFP_KERNEL);
 	bool replaced = false;
@@ -388,17 +408,21 @@ int mbr_group_set_rule(struct mbr_group *g, const struct mbr_wmark_conf *wm,
 	if (!new)
 		return -ENOMEM;
 	new->wm = *wm;
+	new->budget = *budget;
 	mutex_lock(&mbr_config_mutex);
 	old = rcu_dereference_protected(g->conf,
 					lockdep_is_held(&mbr_config_mutex));
 	if (READ_ONCE(g->dead)) {
 		ret = -ENOENT;
 	} else if (g->rule_id && (g->rule_id != rule_id ||
-				  memcmp(&old->wm, wm, sizeof(*wm)))) {
+				  memcmp(&old->wm, wm, sizeof(*wm)) ||
+				  memcmp(&old->budget, budget,
+					 sizeof(*budget)))) {
 		rcu_assign_pointer(g->conf, new);
 		WRITE_ONCE(g->rule_id, rule_id);
 		g->nr_failures = 0;
 		mbr_group_clear_backoff(g);
+		mbr_group_reset_budget(g);
 		replaced = true;
 	}
 	mutex_unlock(&mbr_config_mutex);
@@ -652,6 +676,40 @@ out_unlock:
 	mutex_unlock(&mbr_config_mutex);
 	kfree(new);
 	return ret;
+}
+
+/**
+ * mbr_group_set_budget() - set a group's cpu_budget
+ * @g: the group
+ * @b: the budget (quota 0: none)
+ *
+ * The group starts a fresh period with a full quota.
+ *
+ * Context: process context.
+ * Return: 0, -ENOENT if the cgroup is gone, or -ENOMEM.
+ */
+int mbr_group_set_budget(struct mbr_group *g, const struct mbr_budget *b)
+{
+	struct mbr_conf *old, *new;
+
+	new = kmalloc(sizeof(*new), GFP_KERNEL);
+	if (!new)
+		return -ENOMEM;
+	mutex_lock(&mbr_config_mutex);
+	if (READ_ONCE(g->dead)) {
+		mutex_unlock(&mbr_config_mutex);
+		kfree(new);
+		return -ENOENT;
+	}
+	old = rcu_dereference_protected(g->conf,
+					lockdep_is_held(&mbr_config_mutex));
+	*new = *old;
+	new->budget = *b;
+	rcu_assign_pointer(g->conf, new);
+	mbr_group_reset_budget(g);
+	mutex_unlock(&mbr_config_mutex);
+	kfree_rcu(old, rcu);
+	return 0;
 }
 
 /**

@@ -97,6 +97,54 @@ MBR_SETTING_ATTR(low_wmark_distance, MBR_SET_LOW_DIST);
 MBR_SETTING_ATTR(wmark_ratio, MBR_SET_RATIO);
 MBR_SETTING_ATTR(wmark_scale_factor, MBR_SET_SCALE);
 
+static ssize_t cpu_budget_show(struct kobject *kobj,
+			       struct kobj_attribute *attr, char *buf)
+{
+	struct mbr_group *g = to_group(kobj);
+	struct mbr_budget b;
+
+	rcu_read_lock();
+	b = rcu_dereference(g->conf)->budget;
+	rcu_read_unlock();
+	if (!mbr_budget_set(&b))
+		return sysfs_emit(buf, "max %llu\n", b.period_us ?:
+				  MBR_BUDGET_PERIOD_DEFAULT);
+	return sysfs_emit(buf, "%llu %llu\n", b.quota_us, b.period_us);
+}
+
+/* cpu.max's format: "QUOTA PERIOD", "QUOTA", "max" or "max PERIOD". */
+static ssize_t cpu_budget_store(struct kobject *kobj,
+				struct kobj_attribute *attr, const char *buf,
+				size_t count)
+{
+	struct mbr_group *g = to_group(kobj);
+	struct mbr_budget b;
+	u64 period;
+	int ret;
+
+	rcu_read_lock();
+	period = rcu_dereference(g->conf)->budget.period_us;
+	rcu_read_unlock();
+	ret = mbr_budget_parse(buf, count, ' ',
+			       period ?: MBR_BUDGET_PERIOD_DEFAULT, &b);
+	if (ret)
+		return ret;
+	return mbr_group_set_budget(g, &b) ?: count;
+}
+
+static ssize_t cpu_cgroup_show(struct kobject *kobj,
+			       struct kobj_attribute *attr, char *buf)
+{
+	return mbr_group_show_cpu_cgroup(to_group(kobj), buf);
+}
+
+static ssize_t cpu_cgroup_store(struct kobject *kobj,
+				struct kobj_attribute *attr, const char *buf,
+				size_t count)
+{
+	return mbr_group_set_cpu_cgroup(to_group(kobj), buf, count) ?: count;
+}
+
 static ssize_t reclaim_wmarks_show(struct kobject *kobj,
 				   struct kobj_attribute *attr, char *buf)
 {
@@ -126,6 +174,8 @@ static ssize_t stat_show(struct kobject *kobj, struct kobj_attribute *attr,
 static struct kobj_attribute path_attr = __ATTR_RO(path);
 static struct kobj_attribute reclaim_wmarks_attr = __ATTR_RO(reclaim_wmarks);
 static struct kobj_attribute stat_attr = __ATTR_RO(stat);
+static struct kobj_attribute cpu_budget_attr = __ATTR_RW(cpu_budget);
+static struct kobj_attribute cpu_cgroup_attr = __ATTR_RW(cpu_cgroup);
 
 static struct attribute *mbr_group_attrs[] = {
 	&path_attr.attr,
@@ -134,6 +184,8 @@ static struct attribute *mbr_group_attrs[] = {
 	&wmark_ratio_attr.attr,
 	&wmark_scale_factor_attr.attr,
 	&reclaim_wmarks_attr.attr,
+	&cpu_budget_attr.attr,
+	&cpu_cgroup_attr.attr,
 	&stat_attr.attr,
 	NULL,
 };
@@ -151,6 +203,7 @@ static void mbr_group_release(struct kobject *kobj)
 
 	css_put(&g->memcg->css);
 	atomic_dec(&mbr_nr_pinned);
+	kfree(g->cpu_cgroup);
 	kfree_rcu(c, rcu);
 	kfree_rcu(g, rcu);
 }

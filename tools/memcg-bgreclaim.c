@@ -169,6 +169,7 @@ static void check_write(int err, const char *what, const char *arg)
 /* Options of rule add and set. */
 struct marks_opts {
 	const char *ratio, *scale, *high, *low, *match, *depth;
+	const char *cpu_budget, *cpu_cgroup;
 };
 
 static int parse_opts(int argc, char **argv, struct marks_opts *o, bool rule)
@@ -190,29 +191,58 @@ static int parse_opts(int argc, char **argv, struct marks_opts *o, bool rule)
 			dst = &o->match;
 		else if (rule && !strcmp(argv[i], "--depth"))
 			dst = &o->depth;
+		else if (!strcmp(argv[i], "--cpu-budget"))
+			dst = &o->cpu_budget;
+		else if (!rule && !strcmp(argv[i], "--cpu-cgroup"))
+			dst = &o->cpu_cgroup;
 		if (!dst || i + 1 >= argc)
 			die(EX_USAGE, "unexpected argument '%s' (see --help)", argv[i]);
 		*dst = argv[++i];
 	}
+	/* set may change only the CPU settings of a configured group. */
+	if (!rule && !o->ratio && !o->scale && !o->high && !o->low &&
+	    (o->cpu_budget || o->cpu_cgroup))
+		return 0;
 	if (!!o->ratio == !!(o->high || o->low) || (o->scale && !o->ratio) ||
 	    (!o->ratio && !(o->high && o->low)))
 		die(EX_USAGE, "give --ratio N [--scale N], or --high SIZE --low SIZE");
 	return 0;
 }
 
+/*
+ * cpu.max's "QUOTA PERIOD" (or "QUOTA", "max", "max PERIOD") as a rule
+ * token: the space becomes '/'. Checked with the module's own parser.
+ */
+static char *budget_token(const char *v)
+{
+	struct mbr_budget b;
+	char *tok = strdup(v), *sp;
+
+	if (!tok)
+		die(EX_KERNEL, "out of memory");
+	sp = strchr(tok, ' ');
+	if (sp)
+		*sp = '/';
+	if (mbr_budget_parse(tok, strlen(tok), '/', MBR_BUDGET_PERIOD_DEFAULT, &b))
+		die(EX_USAGE, "--cpu-budget '%s': give QUOTA [PERIOD] in microseconds (as cpu.max), or max", v);
+	return tok;
+}
+
 /* "PATH key=value ..." of a rule, as rule_add takes it. */
 static char *rule_line(const char *path, const struct marks_opts *o)
 {
-	char *line;
+	char *line, *budget = o->cpu_budget ? budget_token(o->cpu_budget) : NULL;
 
-	if (asprintf(&line, "%s%s%s%s%s%s%s%s%s%s%s%s%s\n", path,
+	if (asprintf(&line, "%s%s%s%s%s%s%s%s%s%s%s%s%s%s%s\n", path,
 		     o->ratio ? " ratio=" : "", o->ratio ?: "",
 		     o->scale ? " scale=" : "", o->scale ?: "",
 		     o->high ? " high=" : "", o->high ?: "",
 		     o->low ? " low=" : "", o->low ?: "",
 		     o->match ? " match=" : "", o->match ?: "",
-		     o->depth ? " depth=" : "", o->depth ?: "") < 0)
+		     o->depth ? " depth=" : "", o->depth ?: "",
+		     budget ? " cpu_budget=" : "", budget ?: "") < 0)
 		die(EX_KERNEL, "out of memory");
+	free(budget);
 	return line;
 }
 
@@ -260,7 +290,7 @@ static int cmd_set(int argc, char **argv)
 	char *path, *dir, file[256];
 
 	if (argc < 1)
-		die(EX_USAGE, "set PATH (--ratio N [--scale N] | --high SIZE --low SIZE)");
+		die(EX_USAGE, "set PATH (--ratio N [--scale N] | --high SIZE --low SIZE) [--cpu-budget 'QUOTA PERIOD'] [--cpu-cgroup DIR]");
 	parse_opts(argc - 1, argv + 1, &o, false);
 	path = norm_path(argv[0]);
 	dir = group_dir(path, true);
@@ -268,7 +298,19 @@ static int cmd_set(int argc, char **argv)
 		snprintf(file, sizeof(file), "%s/%s", dir, name);	\
 		check_write(sysfs_write(file, val), "set", path);	\
 	} while (0)
-	if (o.ratio) {
+	if (o.cpu_budget) {
+		char *tok = budget_token(o.cpu_budget), *sl = strchr(tok, '/');
+
+		if (sl)
+			*sl = ' ';	/* the file takes cpu.max's own format */
+		SETF("cpu_budget", tok);
+		free(tok);
+	}
+	if (o.cpu_cgroup)	/* "" goes back to the shared workers */
+		SETF("cpu_cgroup", o.cpu_cgroup[0] ? o.cpu_cgroup : "\n");
+	if (!o.ratio && !o.high) {
+		/* Only the CPU settings. */
+	} else if (o.ratio) {
 		SETF("wmark_scale_factor", o.scale ?: "50");
 		SETF("wmark_ratio", o.ratio);
 	} else {
@@ -353,7 +395,7 @@ static int cmd_rule(int argc, char **argv)
 		die(EX_USAGE, "rule add|del|list (see --help)");
 	if (!strcmp(argv[0], "add")) {
 		if (argc < 2)
-			die(EX_USAGE, "rule add PATH (--ratio N [--scale N] | --high SIZE --low SIZE) [--match GLOB] [--depth N]");
+			die(EX_USAGE, "rule add PATH (--ratio N [--scale N] | --high SIZE --low SIZE) [--match GLOB] [--depth N] [--cpu-budget 'QUOTA [PERIOD]']");
 		parse_opts(argc - 2, argv + 2, &o, true);
 		line = rule_line(norm_path(argv[1]), &o);
 		check_rule_line(line, NULL);
@@ -648,6 +690,11 @@ static char *canon_rule(const char *line)
 		die(EX_KERNEL, "out of memory");
 	if (s.max_depth && asprintf(&out, "%s depth=%u", out, s.max_depth) < 0)
 		die(EX_KERNEL, "out of memory");
+	if (mbr_budget_set(&s.budget) &&
+	    asprintf(&out, "%s cpu_budget=%llu/%llu", out,
+		     (unsigned long long)s.budget.quota_us,
+		     (unsigned long long)s.budget.period_us) < 0)
+		die(EX_KERNEL, "out of memory");
 	return out;
 }
 
@@ -713,10 +760,11 @@ static void usage(FILE *out)
 	fprintf(out,
 		"usage: %s COMMAND ...\n"
 		"  rule add PATH (--ratio N [--scale N] | --high SIZE --low SIZE)\n"
-		"           [--match GLOB] [--depth N]\n"
+		"           [--match GLOB] [--depth N] [--cpu-budget 'QUOTA [PERIOD]']\n"
 		"  rule del PATH\n"
 		"  rule list [--json]\n"
-		"  set PATH (--ratio N [--scale N] | --high SIZE --low SIZE)\n"
+		"  set PATH [--ratio N [--scale N] | --high SIZE --low SIZE]\n"
+		"           [--cpu-budget 'QUOTA [PERIOD]'|max] [--cpu-cgroup DIR|'']\n"
 		"  unset PATH\n"
 		"  status [--json]\n"
 		"  top [--interval SECONDS] [--count N]\n"

@@ -82,8 +82,28 @@ static void test_filter(void)
 	ok(!mbr_rule_spec_matches("*.scope", 0, "a.slice", 1), "glob filters");
 }
 
+static void test_budget_key(void)
+{
+	struct mbr_rule_spec sp;
+	const char *bad;
+
+	ok(!parse("/k ratio=80 cpu_budget=10000/100000", &sp, &bad) &&
+	   sp.budget.quota_us == 10000 && sp.budget.period_us == 100000,
+	   "cpu_budget=QUOTA/PERIOD");
+	ok(!parse("/k ratio=80 cpu_budget=20000", &sp, &bad) &&
+	   sp.budget.quota_us == 20000 && sp.budget.period_us == 100000,
+	   "cpu_budget=QUOTA takes the default period");
+	ok(!parse("/k ratio=80", &sp, &bad) && !mbr_budget_set(&sp.budget) &&
+	   sp.budget.period_us == 100000, "no cpu_budget: max");
+	ok(parse("/k ratio=80 cpu_budget=10", &sp, &bad) == -EINVAL &&
+	   !strncmp(bad, "cpu_budget=10", 13), "a quota under 1 ms is refused, and named");
+	ok(parse("/k ratio=80 cpu_budget=max cpu_budget=max", &sp, &bad) == -EINVAL,
+	   "cpu_budget at most once");
+}
+
 int main(void)
 {
+	test_budget_key();
 	test_parse_good();
 	test_parse_bad();
 	test_glob();
