@@ -14,15 +14,15 @@
 Q=${MBR_QUICK:-0}
 if [ "$Q" = 1 ]; then
 	READ_MB=256 PASSES=2 WRITE_MB=256 REPS=1 PROBE_S=6 ANON_MB=256
-	OVH_REPS=5 OVH_ITERS=8 SCALE="1 100 1000" FAIR_MB=48
+	OVH_REPS=5 OVH_ITERS=8 SCALE="1 100 1000" FAIR_MB=48 TEN_MB=128
 else
 	READ_MB=768 PASSES=3 WRITE_MB=512 REPS=3 PROBE_S=20 ANON_MB=256
-	OVH_REPS=9 OVH_ITERS=16 SCALE="1 100 1000 10000" FAIR_MB=96
+	OVH_REPS=9 OVH_ITERS=16 SCALE="1 100 1000 10000" FAIR_MB=96 TEN_MB=256
 fi
 # The kernel command line can narrow a run (make bench SCEN=... CONTENDERS=...).
 cmdline_list() { sed -n "s/.*mbr\.$1=\([^ ]*\).*/\1/p" /proc/cmdline | tr , ' '; }
 SCENARIOS=$(cmdline_list scen)
-SCENARIOS=${SCENARIOS:-read write probe anon reaction fairness sweep overhead scale}
+SCENARIOS=${SCENARIOS:-read write probe anon reaction fairness sweep overhead scale tenants}
 CONTENDERS=$(cmdline_list contenders)
 CONTENDERS=${CONTENDERS:-stock memhigh userloop bgreclaim unlimited}
 LIMIT_MB=128 HIGHD=24 LOWD=12
@@ -328,6 +328,69 @@ part_scale() {
 	rmgroup K
 	wr $MBR_SYSFS/remove $CG/O >/dev/null
 	rmgroup O
+}
+
+# --- tenants: one greedy group beside three steady ones -------------
+# Four groups of 96M with marks 24m/12m, on the shared workers. T2-T4
+# each read a file of their own at a steady 16 MiB/s; T1, the greedy
+# one, streams a large file with two unthrottled readers. Modes: the
+# steady ones alone, beside the greedy one, and beside it under
+# cpu_budget "10000 100000" (10% of a CPU). Isolation is whether the
+# steady tenants keep their throughput and their background reclaim
+# (no direct reclaims), and what the greedy one's reclaim costs.
+TEN_RATE=16
+ten_sum() {	# ten_sum KEY: a counter summed over T2-T4
+	echo $(($(gstat T2 $1) + $(gstat T3 $1) + $(gstat T4 $1)))
+}
+tenants_run() {	# tenants_run MODE REP
+	local i t0 cs d0 c0 g0 gd0 gp
+	for i in 1 2 3 4; do
+		mkgroup T$i 96M
+		mbr_watch T$i 24m 12m
+	done
+	[ "$1" = budget ] && wr $(grp_dir T1)/cpu_budget "10000 100000" >/dev/null
+	drop_caches
+	d0=$(ten_sum direct_reclaims) c0=$(ten_sum reclaim_cpu_ns)
+	g0=$(gstat T1 reclaim_cpu_ns) gd0=$(gstat T1 direct_reclaims)
+	t0=$(awk '{ printf "%d\n", $1 * 100 }' /proc/uptime)
+	if [ "$1" != alone ]; then
+		run_in T1 stream $F 1000 >/dev/null 2>&1 &
+		run_in T1 stream $F 1000 >/dev/null 2>&1 &
+		sleep 1
+	fi
+	for i in 2 3 4; do
+		run_in T$i stream /mnt/tenant$i.dat 1 $TEN_RATE >/tmp/ten$i &
+	done
+	for i in 2 3 4; do
+		while [ ! -s /tmp/ten$i ]; do usleep 100000; done
+	done
+	cs=$(($(awk '{ printf "%d\n", $1 * 100 }' /proc/uptime) - t0))
+	gp=$(awk -v c=$(($(gstat T1 reclaim_cpu_ns) - g0)) -v t=$cs \
+		'BEGIN { printf "%.1f", c / (t * 1e5) }')
+	mbps=$(cat /tmp/ten2 /tmp/ten3 /tmp/ten4 |
+		awk '{ b += $2; t += $4 } END { printf "%.1f", b / 1048576 / (t / NR / 1e9) / NR }')
+	json scenario tenants contender $1 rep $2 \
+		steady_direct $(($(ten_sum direct_reclaims) - d0)) \
+		steady_bg_cpu_ns $(($(ten_sum reclaim_cpu_ns) - c0)) steady_mbps $mbps \
+		greedy_direct $(($(gstat T1 direct_reclaims) - gd0)) \
+		greedy_bg_cpu_ns $(($(gstat T1 reclaim_cpu_ns) - g0)) greedy_cpu_pct $gp \
+		wall_cs $cs
+	killgroup T1 2>/dev/null
+	wait
+	rm -f /tmp/ten2 /tmp/ten3 /tmp/ten4
+	rmgroup T1 T2 T3 T4
+}
+part_tenants() {
+	local i rep=1
+	make_file $F $READ_MB
+	for i in 2 3 4; do make_file /mnt/tenant$i.dat $TEN_MB; done
+	wr $MBR_SYSFS/enabled 1 >/dev/null
+	while [ $rep -le $REPS ]; do
+		for mode in alone greedy budget; do
+			tenants_run $mode $rep
+		done
+		rep=$((rep + 1))
+	done
 }
 
 diag "bench: scenarios $SCENARIOS; contenders $CONTENDERS"

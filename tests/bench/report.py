@@ -76,6 +76,46 @@ for k in kernels:
                       f"| {ratio(med(rs, 'mbps'), med(base, 'mbps'))} "
                       f"| {ratio(med(rs, 'pgscan'), med(base, 'pgscan'))} |")
         md.append("")
+        if scen != "read":
+            continue
+        # What reclaim costs per GiB reclaimed, whoever does it: tasks in
+        # direct reclaim (time inside it: CPU, plus any wait there), our
+        # workers, the user-space agent (its utime+stime).
+        md += ["#### Reclaim CPU per GiB reclaimed (seed read)", "",
+               "| contender | in direct reclaim ms/GiB | background ms/GiB | total ms/GiB | total vs stock |",
+               "|---|---:|---:|---:|---:|"]
+        per = {}
+        for c in CONT:
+            rs = [r for r in sel(k, scen, contender=c) if r.get("pgsteal")]
+            if not rs:
+                continue
+            gib = [r["pgsteal"] * 4096 / 2**30 for r in rs]
+            d = statistics.median(r["direct_ns"] / 1e6 / g for r, g in zip(rs, gib))
+            b = statistics.median(r["bg_cpu_ns"] / 1e6 / g for r, g in zip(rs, gib))
+            per[c] = statistics.median((r["direct_ns"] + r["bg_cpu_ns"]) / 1e6 / g
+                                       for r, g in zip(rs, gib))
+            a[f"cost/{c}"] = per[c]
+            md.append(f"| {c} | {d:.0f} | {b:.0f} | {per[c]:.0f} | {ratio(per[c], per.get('stock'))} |")
+        md.append("")
+    ten = sel(k, "tenants")
+    if ten:
+        md += ["### Tenants: one greedy group beside three steady ones", "",
+               "Four groups of 96M on the shared workers. T2-T4 each read a file at a steady "
+               "16 MiB/s; T1 streams with two unthrottled readers. steady = T2-T4 together.", "",
+               "| mode | steady MB/s (each) | steady direct reclaims | steady reclaim CPU ms "
+               "| greedy reclaim CPU, % of a CPU | greedy direct reclaims |",
+               "|---|---:|---:|---:|---:|---:|"]
+        for mode, label in (("alone", "steady groups alone"), ("greedy", "+ greedy T1, no budget"),
+                            ("budget", "+ greedy T1, cpu_budget 10000 100000")):
+            rs = sel(k, "tenants", contender=mode)
+            if not rs:
+                continue
+            a[f"tenants/{mode}"] = {x: med(rs, x) for x in
+                                    ("steady_mbps", "steady_direct", "greedy_cpu_pct", "greedy_direct")}
+            md.append(f"| {label} | {spread(rs, 'steady_mbps', 1, '{:.1f}')} | {spread(rs, 'steady_direct')} "
+                      f"| {spread(rs, 'steady_bg_cpu_ns', 1e6)} | {spread(rs, 'greedy_cpu_pct', 1, '{:.1f}')} "
+                      f"| {spread(rs, 'greedy_direct')} |")
+        md.append("")
     for scen, title, unit, sc in (("probe", "Latency probe (64 KiB map+touch every 1 ms beside a streaming reader)", "µs", 1e3),
                                   ("anon", "Anonymous memory with zram swap (2x the limit in 2 MiB chunks)", "ms", 1e6)):
         md += [f"### {title}", "",

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * stream FILE [PASSES]: read FILE sequentially PASSES times (default 1)
- * with 1 MiB reads, and print "bytes <n> ns <elapsed>" for throughput.
+ * stream FILE [PASSES [MBPS]]: read FILE sequentially PASSES times
+ * (default 1) with 1 MiB reads, at most MBPS MiB/s if given (a steady,
+ * "well-behaved" reader), and print "bytes <n> ns <elapsed>".
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -22,6 +23,8 @@ int main(int argc, char **argv)
 	static char buf[1 << 20];
 	long long bytes = 0, start;
 	int passes = argc > 2 ? atoi(argv[2]) : 1;
+	long long mbps = argc > 3 ? atoll(argv[3]) : 0, ahead;
+	struct timespec ts;
 	ssize_t n;
 	int fd, i;
 
@@ -36,8 +39,19 @@ int main(int argc, char **argv)
 			perror(argv[1]);
 			return 1;
 		}
-		while ((n = read(fd, buf, sizeof(buf))) > 0)
+		while ((n = read(fd, buf, sizeof(buf))) > 0) {
 			bytes += n;
+			if (mbps <= 0)
+				continue;
+			/* Ahead of the rate: sleep until the bytes are due. */
+			ahead = start + bytes * 1000000000LL / (mbps << 20) -
+				now_ns();
+			if (ahead > 0) {
+				ts.tv_sec = ahead / 1000000000LL;
+				ts.tv_nsec = ahead % 1000000000LL;
+				nanosleep(&ts, NULL);
+			}
+		}
 		if (n < 0) {
 			perror("read");
 			return 1;
