@@ -87,7 +87,7 @@ struct mbr_group {
 					 * (the shared ones); under mbr_lock
 					 */
 	char *cpu_cgroup;		/* where that worker is billed;
-					 * under mbr_config_mutex
+					 * under billing.c's mutex
 					 */
 	struct mbr_stats stats;
 	struct rcu_head rcu;
@@ -191,7 +191,7 @@ void mbr_queue_group(struct mbr_group *g);
 void mbr_drain_queue(void);
 bool mbr_current_is_worker(void);
 struct mbr_pool *mbr_pool_create(u64 id);
-pid_t mbr_pool_vpid(struct mbr_pool *p);
+pid_t mbr_pool_pid(struct mbr_pool *p);
 struct mbr_pool *mbr_pool_swap(struct mbr_group *g, struct mbr_pool *p);
 void mbr_pool_destroy(struct mbr_pool *p);
 

@@ -7,21 +7,37 @@
  * The scheduler bills a thread's CPU to the cgroup the thread is in, so
  * such a group gets a worker of its own (workers.c's dedicated pool),
  * which is moved into the cgroup exactly as an operator would move a
- * task: its pid written to the cgroup's cgroup.procs, by the task that
- * wrote cpu_cgroup, with that task's credentials and namespaces. The
- * kernel's own checks apply: permissions, and cgroup v2's
+ * task: its pid written to the cgroup's cgroup.procs, through the
+ * kernel's own migration path and its checks, among them cgroup v2's
  * no-internal-process rule, by which a cgroup that distributes
  * resources to children (controllers in its cgroup.subtree_control)
  * cannot hold tasks; such a cgroup is refused with -EBUSY and one line
  * saying why. Like any task in it, the worker keeps the cgroup from
  * being removed until cpu_cgroup is cleared or the group goes.
+ *
+ * Only cgroup2 directories owned by root are accepted. A v1 hierarchy
+ * may carry the v1 freezer, which freezes kernel threads, and a frozen
+ * worker could not be stopped (rmdir, rmmod) until thawed; cgroup2's
+ * freezer leaves kernel threads alone. A delegated cgroup's owner could
+ * move our thread within the delegated subtree, for instance under a
+ * tiny cpu.max, where it could be throttled mid-reclaim while holding
+ * memory-management locks other tasks wait for.
+ *
+ * The pid is written by a work item, not by the writer of cpu_cgroup:
+ * that writer holds its sysfs file's kernfs mutex, and cgroup.procs's is
+ * of the same lockdep class, so a nested write would look like a
+ * recursive lock to lockdep (it is not one: two files). The work item
+ * runs with the kernel's credentials and namespaces, so it sees every
+ * cgroup and names the thread by its global pid.
  */
+#include <linux/cgroup.h>
 #include <linux/fs.h>
-#include <linux/magic.h>
 #include <linux/mutex.h>
+#include <linux/namei.h>
 #include <linux/pid.h>
 #include <linux/ratelimit.h>
 #include <linux/slab.h>
+#include <linux/workqueue.h>
 
 #include "mbr.h"
 
@@ -38,48 +54,97 @@ static int mbr_billing_refuse(const char *dir, int err, const char *why)
 	return err;
 }
 
-/* Move @p's worker into the cgroup at @dir, a directory of a cgroup fs. */
-static int mbr_billing_move(const char *dir, struct mbr_pool *p)
-{
-	char num[16], *path;
-	unsigned long magic;
-	struct file *f;
-	loff_t pos = 0;
+/* A move of one thread into the cgroup at ->dir, done by a work item. */
+struct mbr_billing_move {
+	struct work_struct work;
+	struct path dir;
 	pid_t pid;
-	ssize_t n;
+	ssize_t ret;
+};
+
+/*
+ * Write the pid to the directory's own cgroup.procs: opened below the
+ * directory already resolved, never through a symlink, and checked to
+ * be that very file (not a bind mount over it, nor another cgroup file)
+ * before anything is written.
+ */
+static void mbr_billing_move_fn(struct work_struct *work)
+{
+	struct mbr_billing_move *m =
+		container_of(work, struct mbr_billing_move, work);
+	struct dentry *d;
+	struct file *f;
+	char num[16];
+	loff_t pos = 0;
 	int len;
 
-	/* The pid as the writer's namespace sees it, as cgroup.procs reads it. */
-	pid = mbr_pool_vpid(p);
-	if (!pid)
-		return mbr_billing_refuse(dir, -ESRCH,
-					  "the worker is not visible in the writer's pid namespace");
-	path = kasprintf(GFP_KERNEL, "%s/cgroup.procs", dir);
-	if (!path)
-		return -ENOMEM;
-	f = filp_open(path, O_WRONLY, 0);
-	kfree(path);
-	if (IS_ERR(f))
-		return mbr_billing_refuse(dir, PTR_ERR(f),
-					  "not a cgroup directory (no cgroup.procs to write)");
-	magic = file_inode(f)->i_sb->s_magic;
-	if (magic != CGROUP2_SUPER_MAGIC && magic != CGROUP_SUPER_MAGIC) {
-		filp_close(f, NULL);
-		return mbr_billing_refuse(dir, -ENOTDIR,
-					  "not in a cgroup file system");
+	f = file_open_root(&m->dir, "cgroup.procs", O_WRONLY | O_NOFOLLOW, 0);
+	if (IS_ERR(f)) {
+		m->ret = PTR_ERR(f);
+		return;
 	}
-	len = snprintf(num, sizeof(num), "%d\n", pid);
-	n = kernel_write(f, num, len, &pos);
+	d = f->f_path.dentry;
+	if (f->f_path.mnt != m->dir.mnt || d->d_parent != m->dir.dentry ||
+	    strcmp(d->d_name.name, "cgroup.procs")) {
+		m->ret = -EXDEV;
+	} else {
+		len = snprintf(num, sizeof(num), "%d\n", m->pid);
+		m->ret = kernel_write(f, num, len, &pos);
+	}
 	filp_close(f, NULL);
-	if (n == -EBUSY)
-		return mbr_billing_refuse(dir, -EBUSY,
-					  "it has controllers enabled for its children (cgroup v2's no-internal-process rule): name a leaf cgroup");
-	if (n == -EOPNOTSUPP)
-		return mbr_billing_refuse(dir, -EOPNOTSUPP,
-					  "it is not a valid domain for a task (threaded subtree)");
-	if (n < 0)
-		return mbr_billing_refuse(dir, n, "the kernel refused the move");
-	return 0;
+}
+
+/* Move @p's worker into the cgroup2 directory @dir. */
+static int mbr_billing_move(const char *dir, struct mbr_pool *p)
+{
+	struct mbr_billing_move m = { .pid = mbr_pool_pid(p) };
+	struct cgroup *cgrp;
+	struct inode *inode;
+	int ret;
+
+	ret = kern_path(dir, LOOKUP_FOLLOW | LOOKUP_DIRECTORY, &m.dir);
+	if (ret)
+		return mbr_billing_refuse(dir, ret, "no such directory");
+	inode = d_inode(m.dir.dentry);
+	cgrp = mbr_cgroup_from_dir(m.dir.dentry);
+	if (IS_ERR(cgrp)) {
+		ret = mbr_billing_refuse(dir, -ENOTDIR,
+					 "not a cgroup directory");
+		goto out_path;
+	}
+	if (cgrp->root != &cgrp_dfl_root) {
+		ret = mbr_billing_refuse(dir, -EOPNOTSUPP,
+					 "a cgroup v1 hierarchy: only cgroup2 is accepted");
+		goto out_cgroup;
+	}
+	if (!uid_eq(inode->i_uid, GLOBAL_ROOT_UID)) {
+		ret = mbr_billing_refuse(dir, -EPERM,
+					 "a delegated cgroup (not owned by root)");
+		goto out_cgroup;
+	}
+
+	INIT_WORK_ONSTACK(&m.work, mbr_billing_move_fn);
+	queue_work(system_unbound_wq, &m.work);
+	flush_work(&m.work);
+	destroy_work_on_stack(&m.work);
+	ret = m.ret < 0 ? m.ret : 0;
+	if (ret == -EBUSY)
+		mbr_billing_refuse(dir, ret,
+				   "it has controllers enabled for its children (cgroup v2's no-internal-process rule): name a leaf cgroup");
+	else if (ret == -EOPNOTSUPP)
+		mbr_billing_refuse(dir, ret,
+				   "it is not a valid domain for a task (threaded subtree)");
+	else if (ret == -EXDEV)
+		mbr_billing_refuse(dir, ret,
+				   "its cgroup.procs is not the cgroup's own file");
+	else if (ret)
+		mbr_billing_refuse(dir, ret, "the kernel refused the move");
+out_cgroup:
+	if (!IS_ERR(cgrp))
+		cgroup_put(cgrp);
+out_path:
+	path_put(&m.dir);
+	return ret;
 }
 
 /**

@@ -36,6 +36,16 @@ bool mbr_budget_admit(struct mbr_group *g, const struct mbr_budget *b)
 		return true;
 	}
 	WRITE_ONCE(g->throttled_until, until);
+	/*
+	 * A budget changed since the reset check above must not leave the
+	 * group held back under the old one: either the writer's clearing
+	 * comes after our store, or we see its flag and clear it.
+	 */
+	smp_mb();
+	if (test_bit(MBR_GROUP_BUDGET_RESET, &g->flags)) {
+		WRITE_ONCE(g->throttled_until, 0);
+		return false;
+	}
 	atomic64_inc(&g->stats.budget_throttled);
 	atomic64_add(until - now, &g->stats.budget_throttled_ns);
 	return false;

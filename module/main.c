@@ -94,7 +94,7 @@ static void __exit mbr_exit(void)
 	mbr_proc_exit();		/* no reader of the table */
 	mbr_hooks_exit_observers();	/* nothing queues or adds a group now */
 	mbr_rules_exit();		/* nor does a rule */
-	mbr_workers_exit();		/* no reclaim runs now */
+	mbr_workers_exit();		/* dedicated workers stop with their groups */
 	mbr_groups_exit();		/* every group unlinked and destroyed */
 	mbr_hooks_exit();		/* the offline hook */
 	mbr_groups_flush();		/* a reap it scheduled on its way out */

@@ -101,6 +101,8 @@ void mbr_group_put(struct mbr_group *g)
 static void mbr_group_reset_budget(struct mbr_group *g)
 {
 	set_bit(MBR_GROUP_BUDGET_RESET, &g->flags);
+	/* Pairs with the barrier in mbr_budget_admit(). */
+	smp_mb__after_atomic();
 	WRITE_ONCE(g->throttled_until, 0);
 }
 
@@ -547,10 +549,21 @@ int mbr_group_add(const char *arg, size_t len)
 		atomic_inc(&mbr_nr_groups);
 	}
 	raw_spin_unlock_irqrestore(&mbr_lock, flags);
-	if (ret)
+	if (ret) {
+		/*
+		 * Its directory was briefly visible: a cpu_cgroup write
+		 * may have given it a worker. kobject_del() waits for
+		 * writers, so after it nothing gives it another.
+		 */
+		struct mbr_pool *p;
+
 		kobject_del(&g->kobj);
-	else
+		p = mbr_pool_swap(g, NULL);
+		if (p)
+			mbr_pool_destroy(p);
+	} else {
 		schedule_delayed_work(&mbr_sweep_work, MBR_SWEEP_INTERVAL);
+	}
 	if (ret == -EEXIST) {
 		ret = mbr_group_adopt(id);
 		adopted = !ret;

@@ -13,6 +13,7 @@
  * A group is on a FIFO at most once, and ->queued stays set while a
  * worker has it, so two workers never reclaim the same group at once.
  */
+#include <linux/completion.h>
 #include <linux/freezer.h>
 #include <linux/kthread.h>
 #include <linux/sched.h>
@@ -38,6 +39,12 @@ struct mbr_pool {
 	struct swait_queue_head wq;
 	struct list_head node;		/* mbr_pools, under mbr_lock */
 	struct task_struct *task;	/* a dedicated pool's thread */
+	/*
+	 * A new kthread may not change cgroups until it has first run
+	 * (no_cgroup_migration, cleared by kthread() just before calling
+	 * the thread function): billing.c waits for this.
+	 */
+	struct completion started;
 };
 
 static struct task_struct **mbr_workers;
@@ -136,10 +143,12 @@ static struct mbr_group *mbr_fifo_pop(struct mbr_pool *p)
 }
 
 /*
- * End of a turn: back to the tail of the group's FIFO (which changes if
- * its pool did meanwhile), or off the FIFO.
+ * End of a turn on @from's FIFO: back to the tail of the group's FIFO,
+ * or off it. The worker that requeues looks at its FIFO again at once,
+ * so a wakeup is needed only if the group's pool changed meanwhile.
  */
-static void mbr_fifo_done(struct mbr_group *g, bool requeue)
+static void mbr_fifo_done(struct mbr_group *g, struct mbr_pool *from,
+			  bool requeue)
 {
 	struct mbr_pool *p;
 	unsigned long flags;
@@ -148,7 +157,8 @@ static void mbr_fifo_done(struct mbr_group *g, bool requeue)
 	if (requeue && g->queued && !g->dead && READ_ONCE(mbr_enabled)) {
 		p = mbr_pool_of(g);
 		list_add_tail(&g->fifo, &p->fifo);
-		swake_up_one(&p->wq);
+		if (p != from)
+			swake_up_one(&p->wq);
 	} else
 		WRITE_ONCE(g->queued, false);
 	raw_spin_unlock_irqrestore(&mbr_lock, flags);
@@ -162,7 +172,8 @@ static void mbr_fifo_done(struct mbr_group *g, bool requeue)
  * groups' reclaim_cpu_ns add up to the workers' CPU time. cpu_budget
  * is charged the same figure.
  */
-static void mbr_work_on(struct mbr_group *g, u64 *cpu_mark)
+static void mbr_work_on(struct mbr_pool *p, struct mbr_group *g,
+			u64 *cpu_mark)
 {
 	bool requeue = false;
 	u64 now;
@@ -174,7 +185,7 @@ static void mbr_work_on(struct mbr_group *g, u64 *cpu_mark)
 	atomic64_add(now - *cpu_mark, &g->stats.reclaim_cpu_ns);
 	mbr_budget_charge(g, now - *cpu_mark);
 	*cpu_mark = now;
-	mbr_fifo_done(g, requeue);
+	mbr_fifo_done(g, p, requeue);
 }
 
 /*
@@ -205,6 +216,8 @@ static int mbr_worker_fn(void *data)
 	struct mbr_group *g;
 	u64 cpu_mark;
 
+	if (p != &mbr_shared)
+		complete(&p->started);
 	mbr_worker_set_policy();
 	set_freezable();
 	cpu_mark = mbr_task_cpu_ns(current);
@@ -218,7 +231,7 @@ static int mbr_worker_fn(void *data)
 		g = mbr_fifo_pop(p);
 		if (!g)
 			continue;
-		mbr_work_on(g, &cpu_mark);
+		mbr_work_on(p, g, &cpu_mark);
 		mbr_group_put(g);
 		cond_resched();
 	}
@@ -277,6 +290,9 @@ void mbr_workers_exit(void)
  * mbr_pool_create() - a dedicated pool of one worker, not yet in use
  * @id: the cgroup id of the group it is for, for the thread's name
  *
+ * The worker has started when this returns, so it may be moved to
+ * another cgroup.
+ *
  * Context: process context.
  * Return: the pool, or an ERR_PTR.
  */
@@ -290,22 +306,24 @@ struct mbr_pool *mbr_pool_create(u64 id)
 		return ERR_PTR(-ENOMEM);
 	INIT_LIST_HEAD(&p->fifo);
 	init_swait_queue_head(&p->wq);
+	init_completion(&p->started);
 	p->task = kthread_run(mbr_worker_fn, p, "memcg_bgrcl/g%llu", id);
 	if (IS_ERR(p->task)) {
 		err = PTR_ERR(p->task);
 		kfree(p);
 		return ERR_PTR(err);
 	}
+	wait_for_completion(&p->started);
 	raw_spin_lock_irqsave(&mbr_lock, flags);
 	list_add_tail(&p->node, &mbr_pools);
 	raw_spin_unlock_irqrestore(&mbr_lock, flags);
 	return p;
 }
 
-/* A dedicated pool's worker's pid in the current task's namespace. */
-pid_t mbr_pool_vpid(struct mbr_pool *p)
+/* A dedicated pool's worker's pid, as the initial namespace sees it. */
+pid_t mbr_pool_pid(struct mbr_pool *p)
 {
-	return task_pid_vnr(p->task);
+	return task_pid_nr(p->task);
 }
 
 /**

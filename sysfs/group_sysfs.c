@@ -201,6 +201,8 @@ static void mbr_group_release(struct kobject *kobj)
 	struct mbr_group *g = to_group(kobj);
 	struct mbr_conf *c = rcu_dereference_protected(g->conf, true);
 
+	/* Every path that unlinks a group stops its dedicated worker. */
+	WARN_ON_ONCE(g->pool);
 	css_put(&g->memcg->css);
 	atomic_dec(&mbr_nr_pinned);
 	kfree(g->cpu_cgroup);

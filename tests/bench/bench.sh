@@ -330,6 +330,68 @@ part_scale() {
 	rmgroup O
 }
 
+# --- probetrace: where the probe waits (investigation, not in the
+# default set) ---------------------------------------------------------
+# The probe scenario once per contender, with the scheduler's own
+# tracepoints on the probe: how long it waited while runnable after
+# being preempted, and after being woken, and which task had its CPU.
+PT=$T/instances/mbr_pt
+probetrace_one() {	# probetrace_one CONTENDER
+	local pid
+	mkdir -p $PT
+	echo 16384 >$PT/buffer_size_kb
+	echo 'prev_comm == "probe" || next_comm == "probe"' >$PT/events/sched/sched_switch/filter
+	echo 'comm == "probe"' >$PT/events/sched/sched_wakeup/filter
+	echo 1 >$PT/events/sched/sched_switch/enable
+	echo 1 >$PT/events/sched/sched_wakeup/enable
+	drop_caches
+	run_in G stream $F 1000 >/dev/null 2>&1 &
+	sleep 1
+	: >$PT/trace
+	echo 1 >$PT/tracing_on
+	run_in G probe $PROBE_S 1000 64 >/tmp/out
+	echo 0 >$PT/tracing_on
+	killgroup G
+	wait
+	set -- "$1" $(cat /tmp/out)
+	# Preempted (switched out runnable): the wait until it runs again,
+	# by the task that took its CPU. Woken: the wait until it runs, by
+	# the task it found running (prev_comm of the switch to it).
+	awk -v c="$1" -v p999="${7}" '
+	function ts(s) { sub(":", "", s); return s * 1e6 }
+	/sched_switch:/ {
+		t = 0; for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) t = ts($i)
+		line = $0
+		pc = line; sub(/.*prev_comm=/, "", pc); sub(/ prev_pid=.*/, "", pc)
+		st = line; sub(/.*prev_state=/, "", st); sub(/ ==>.*/, "", st)
+		nc = line; sub(/.*next_comm=/, "", nc); sub(/ next_pid=.*/, "", nc)
+		if (pc == "probe" && st ~ /^R/) { pre = t; by = nc; npre++ }
+		if (nc == "probe") {
+			if (pre) { w = t - pre; pw[by] += w; ptot += w; if (w > pmax) { pmax = w; pmaxby = by }; pre = 0 }
+			if (wk) { w = t - wk; ww[pc] += w; wtot += w; nw++; if (w > wmax) { wmax = w; wmaxby = pc }; if (w > 1000) slow[pc]++; wk = 0 }
+		}
+	}
+	/sched_wakeup:/ { for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) wk = ts($i) }
+	END {
+		s = ""; for (k in pw) s = s sprintf("%s:%.0f ", k, pw[k] / 1000)
+		w = ""; for (k in ww) w = w sprintf("%s:%.0f ", k, ww[k] / 1000)
+		sl = ""; for (k in slow) sl = sl sprintf("%s:%d ", k, slow[k])
+		printf "BENCH {\"scenario\":\"probetrace\",\"contender\":\"%s\",\"p999_ns\":%s,\"preempted\":%d,\"preempt_wait_ms\":%.1f,\"preempt_max_us\":%.0f,\"preempt_max_by\":\"%s\",\"preempt_ms_by\":\"%s\",\"wakeups\":%d,\"wakeup_wait_ms\":%.1f,\"wakeup_max_us\":%.0f,\"wakeup_max_behind\":\"%s\",\"wakeup_ms_behind\":\"%s\",\"wakeups_over_1ms_behind\":\"%s\"}\n",
+			c, p999, npre, ptot / 1000, pmax, pmaxby, s, nw, wtot / 1000, wmax, wmaxby, w, sl
+	}' $PT/trace | sed "s/^BENCH {/BENCH {\"kernel\":\"$(cat /etc/krel)\",/"
+	echo 0 >$PT/events/sched/sched_switch/enable
+	echo 0 >$PT/events/sched/sched_wakeup/enable
+}
+part_probetrace() {
+	make_file $F $READ_MB
+	for c in stock bgreclaim unlimited; do
+		setup $c
+		probetrace_one $c
+		teardown
+	done
+	rmdir $PT
+}
+
 # --- tenants: one greedy group beside three steady ones -------------
 # Four groups of 96M with marks 24m/12m, on the shared workers. T2-T4
 # each read a file of their own at a steady 16 MiB/s; T1, the greedy

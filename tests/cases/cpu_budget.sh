@@ -60,10 +60,23 @@ check "without a budget the workers take more than 12% of a CPU ($(pct10 $cpu_fr
 echo +cpu >$CG/cgroup.subtree_control
 mkdir -p $CG/bill
 expect_eq "cpu_cgroup refuses a relative path" "$(wr $D/cpu_cgroup bill)" EINVAL
-expect_eq "cpu_cgroup refuses a directory with no cgroup.procs" "$(wr $D/cpu_cgroup /tmp)" ENOENT
+expect_eq "cpu_cgroup refuses a missing directory" "$(wr $D/cpu_cgroup /nonexistent)" ENOENT
 mkdir -p /tmp/fake && : >/tmp/fake/cgroup.procs
-expect_eq "cpu_cgroup refuses a cgroup.procs outside a cgroup fs" "$(wr $D/cpu_cgroup /tmp/fake)" ENOTDIR
-check "and says so in one line" sh -c "dmesg | grep -q 'cpu_cgroup /tmp/fake: not in a cgroup file system'"
+expect_eq "cpu_cgroup refuses a directory outside a cgroup fs, even with a cgroup.procs" \
+	"$(wr $D/cpu_cgroup /tmp/fake)" ENOTDIR
+check "and says so in one line" sh -c "dmesg | grep -q 'cpu_cgroup /tmp/fake: not a cgroup directory'"
+mkdir -p $CG/deleg
+chown 1000 $CG/deleg $CG/deleg/cgroup.procs
+expect_eq "cpu_cgroup refuses a delegated cgroup" "$(wr $D/cpu_cgroup $CG/deleg)" EPERM
+rmdir $CG/deleg
+# A bind mount over cgroup.procs (here another cgroup file, memory.max)
+# must not receive the pid.
+mkdir -p $CG/bind
+mount -o bind $CG/bind/memory.max $CG/bind/cgroup.procs
+expect_eq "cpu_cgroup refuses a cgroup.procs that is not the cgroup's own" "$(wr $D/cpu_cgroup $CG/bind)" EXDEV
+expect_eq "and wrote nothing there" "$(cat $CG/bind/memory.max)" max
+umount $CG/bind/cgroup.procs
+rmdir $CG/bind
 mkdir -p $CG/inner/leaf
 echo +memory >$CG/inner/cgroup.subtree_control
 expect_eq "cpu_cgroup refuses a cgroup with controllers for its children (no internal process)" \
