@@ -196,6 +196,12 @@ static void mbr_work_on(struct mbr_pool *p, struct mbr_group *g,
  * SCHED_BATCH, it keeps its full share of CPU time but never preempts on
  * wakeup: it takes an idle CPU at once, or waits for the running task's
  * slice to end. Root may still change it (chrt, renice).
+ *
+ * Its cost, traced (make bench SCEN=probetrace): most of the probe's
+ * wakeups that wait over 1 ms wait behind a worker. SCHED_IDLE far from
+ * the limit and SCHED_BATCH near it removed those waits, but then the
+ * workers fell behind and the probe stalled in direct reclaim again
+ * (tests/bench/results/2026-12-04-probetrace/), so it is not done.
  */
 static void mbr_worker_set_policy(void)
 {
