@@ -57,7 +57,7 @@ check "without a budget the workers take more than 12% of a CPU ($(pct10 $cpu_fr
 	test "$(pct10 $cpu_free $cs_free)" -gt 120
 
 # Billed to a leaf cgroup with the cpu controller.
-echo +cpu >$CG/cgroup.subtree_control
+check "the cpu controller is enabled on cgroup2" sh -c "echo +cpu >$CG/cgroup.subtree_control"
 mkdir -p $CG/bill
 expect_eq "cpu_cgroup refuses a relative path" "$(wr $D/cpu_cgroup bill)" EINVAL
 expect_eq "cpu_cgroup refuses a missing directory" "$(wr $D/cpu_cgroup /nonexistent)" ENOENT
