@@ -37,23 +37,6 @@ static inline bool mbr_budget_set(const struct mbr_budget *b)
 	return b->quota_us != 0;
 }
 
-/* A decimal number of at most 19 digits, all of @len. */
-static inline int mbr_budget_num(const char *s, size_t len, u64 *out)
-{
-	u64 val = 0;
-	size_t i;
-
-	if (!len || len > 19)
-		return -EINVAL;
-	for (i = 0; i < len; i++) {
-		if (s[i] < '0' || s[i] > '9')
-			return -EINVAL;
-		val = val * 10 + (s[i] - '0');
-	}
-	*out = val;
-	return 0;
-}
-
 /*
  * Parse cpu.max's format with @sep between the two fields: "QUOTA
  * PERIOD", "QUOTA" (the period is @period_us, the one already set),
@@ -65,8 +48,8 @@ static inline int mbr_budget_parse(const char *buf, size_t len, char sep,
 				   u64 period_us, struct mbr_budget *out)
 {
 	const char *p2 = NULL;
-	size_t l1 = len, i;
 	u64 quota = 0;
+	size_t l1, i;
 
 	if (len && buf[len - 1] == '\n')
 		len--;
@@ -78,13 +61,13 @@ static inline int mbr_budget_parse(const char *buf, size_t len, char sep,
 			break;
 		}
 	}
-	if (p2 && mbr_budget_num(p2, len - l1 - 1, &period_us))
+	if (p2 && mbr_parse_digits(p2, len - l1 - 1, 19, &period_us))
 		return -EINVAL;
 	if (period_us < MBR_BUDGET_PERIOD_MIN ||
 	    period_us > MBR_BUDGET_PERIOD_MAX)
 		return -EINVAL;
 	if (!(l1 == 3 && buf[0] == 'm' && buf[1] == 'a' && buf[2] == 'x')) {
-		if (mbr_budget_num(buf, l1, &quota) ||
+		if (mbr_parse_digits(buf, l1, 19, &quota) ||
 		    quota < MBR_BUDGET_QUOTA_MIN || quota > MBR_BUDGET_QUOTA_MAX)
 			return -EINVAL;
 	}

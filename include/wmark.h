@@ -179,24 +179,37 @@ static inline int mbr_parse_size(const char *buf, size_t len, u64 *out)
 }
 
 /*
+ * All @len bytes of @s as decimal digits, 1 to @max_len of them (at most
+ * 19, so that no value overflows). Returns 0 or -EINVAL.
+ */
+static inline int mbr_parse_digits(const char *s, size_t len, size_t max_len,
+				   u64 *out)
+{
+	u64 val = 0;
+	size_t i;
+
+	if (!len || len > max_len)
+		return -EINVAL;
+	for (i = 0; i < len; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -EINVAL;
+		val = val * 10 + (s[i] - '0');
+	}
+	*out = val;
+	return 0;
+}
+
+/*
  * Parse a decimal integer in [min, max], with an optional newline.
  */
 static inline int mbr_parse_uint(const char *buf, size_t len, unsigned int min,
 				 unsigned int max, unsigned int *out)
 {
-	u64 val = 0;
-	size_t i;
+	u64 val;
 
 	if (len && buf[len - 1] == '\n')
 		len--;
-	if (!len || len > 10)
-		return -EINVAL;
-	for (i = 0; i < len; i++) {
-		if (buf[i] < '0' || buf[i] > '9')
-			return -EINVAL;
-		val = val * 10 + (buf[i] - '0');
-	}
-	if (val < min || val > max)
+	if (mbr_parse_digits(buf, len, 10, &val) || val < min || val > max)
 		return -EINVAL;
 	*out = val;
 	return 0;

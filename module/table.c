@@ -112,11 +112,8 @@ static void mbr_group_reset_budget(struct mbr_group *g)
  */
 static void mbr_group_destroy(struct mbr_group *g)
 {
-	struct mbr_pool *p = mbr_pool_swap(g, NULL);
-
 	/* Its dedicated worker, if any, finishes its turn and stops. */
-	if (p)
-		mbr_pool_destroy(p);
+	mbr_pool_detach(g);
 	/* A group a rule configured has no directory. */
 	if (g->kobj.state_in_sysfs)
 		kobject_del(&g->kobj);
@@ -555,12 +552,8 @@ int mbr_group_add(const char *arg, size_t len)
 		 * may have given it a worker. kobject_del() waits for
 		 * writers, so after it nothing gives it another.
 		 */
-		struct mbr_pool *p;
-
 		kobject_del(&g->kobj);
-		p = mbr_pool_swap(g, NULL);
-		if (p)
-			mbr_pool_destroy(p);
+		mbr_pool_detach(g);
 	} else {
 		schedule_delayed_work(&mbr_sweep_work, MBR_SWEEP_INTERVAL);
 	}

@@ -372,6 +372,21 @@ struct mbr_pool *mbr_pool_swap(struct mbr_group *g, struct mbr_pool *p)
 }
 
 /**
+ * mbr_pool_detach() - give a group back to the shared workers, stopping
+ *	its dedicated worker, if any
+ * @g: the group
+ *
+ * Context: process context.
+ */
+void mbr_pool_detach(struct mbr_group *g)
+{
+	struct mbr_pool *p = mbr_pool_swap(g, NULL);
+
+	if (p)
+		mbr_pool_destroy(p);
+}
+
+/**
  * mbr_pool_destroy() - stop a dedicated pool's worker and free the pool
  * @p: a pool no group points to (mbr_pool_swap() returned it), or one
  *	never handed to a group

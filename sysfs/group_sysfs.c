@@ -107,8 +107,7 @@ static ssize_t cpu_budget_show(struct kobject *kobj,
 	b = rcu_dereference(g->conf)->budget;
 	rcu_read_unlock();
 	if (!mbr_budget_set(&b))
-		return sysfs_emit(buf, "max %llu\n", b.period_us ?:
-				  MBR_BUDGET_PERIOD_DEFAULT);
+		return sysfs_emit(buf, "max %llu\n", b.period_us);
 	return sysfs_emit(buf, "%llu %llu\n", b.quota_us, b.period_us);
 }
 
@@ -125,8 +124,7 @@ static ssize_t cpu_budget_store(struct kobject *kobj,
 	rcu_read_lock();
 	period = rcu_dereference(g->conf)->budget.period_us;
 	rcu_read_unlock();
-	ret = mbr_budget_parse(buf, count, ' ',
-			       period ?: MBR_BUDGET_PERIOD_DEFAULT, &b);
+	ret = mbr_budget_parse(buf, count, ' ', period, &b);
 	if (ret)
 		return ret;
 	return mbr_group_set_budget(g, &b) ?: count;

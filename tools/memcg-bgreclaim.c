@@ -308,12 +308,10 @@ static int cmd_set(int argc, char **argv)
 	}
 	if (o.cpu_cgroup)	/* "" goes back to the shared workers */
 		SETF("cpu_cgroup", o.cpu_cgroup[0] ? o.cpu_cgroup : "\n");
-	if (!o.ratio && !o.high) {
-		/* Only the CPU settings. */
-	} else if (o.ratio) {
+	if (o.ratio) {
 		SETF("wmark_scale_factor", o.scale ?: "50");
 		SETF("wmark_ratio", o.ratio);
-	} else {
+	} else if (o.high) {	/* (neither: only the CPU settings) */
 		/* The seeds' order: low cleared first, high set first. */
 		SETF("low_wmark_distance", "0");
 		SETF("high_wmark_distance", o.high);
