@@ -36,6 +36,7 @@ struct mbr_stats {
 	atomic64_t unreclaimable;	/* back-offs for lack of progress */
 	atomic64_t budget_throttled;	/* periods held back by cpu_budget */
 	atomic64_t budget_throttled_ns;	/* time held back by cpu_budget */
+	atomic64_t auto_cycles;		/* cycles wmark_auto learned from */
 };
 
 /* A group's configuration, replaced as one under RCU. */
@@ -53,6 +54,7 @@ enum mbr_setting {
 	MBR_SET_LOW_DIST,
 	MBR_SET_RATIO,
 	MBR_SET_SCALE,
+	MBR_SET_AUTO,
 };
 
 /*
@@ -83,6 +85,17 @@ struct mbr_group {
 	unsigned int nr_failures;	/* worker only */
 	struct mbr_bucket bucket;	/* cpu_budget's; worker only */
 	u64 throttled_until;		/* ns; no turn before, 0: none */
+	u64 auto_headroom;		/* wmark_auto's, bytes (0: the
+					 * starting one); the worker writes it
+					 */
+	u64 auto_peak;			/* highest usage this cycle, bytes
+					 * (0: none open); worker only
+					 */
+	u64 auto_wake;			/* the cycle's wake mark; worker only */
+	s64 auto_stalls;		/* direct_reclaims and */
+	s64 auto_throttled;		/* budget_throttled at the last
+					 * cycle's end; worker only
+					 */
 	struct mbr_pool *pool;		/* a dedicated worker, or NULL
 					 * (the shared ones); under mbr_lock
 					 */
@@ -101,6 +114,10 @@ struct mbr_group {
 #define MBR_GROUP_UNRECLAIMABLE	0
 /* ->flags: cpu_budget changed; the worker starts a fresh bucket. */
 #define MBR_GROUP_BUDGET_RESET	1
+/* ->flags: wmark_auto was set; the worker starts afresh, forgetting
+ * the stalls and the cycle of the configuration before.
+ */
+#define MBR_GROUP_AUTO_RESET	2
 
 /*
  * Turns that fail (reclaim much less than asked while above the stop
@@ -169,6 +186,12 @@ struct mbr_marks mbr_group_marks(struct mbr_group *g,
 void mbr_group_charged(struct mbr_group *g, struct mem_cgroup *memcg);
 void mbr_group_backoff(struct mbr_group *g, unsigned long limit);
 bool mbr_group_clear_backoff(struct mbr_group *g);
+
+/* autotune.c: wmark_auto's cycles, observed by the worker turns */
+void mbr_auto_observe(struct mbr_group *g, const struct mbr_marks *m,
+		      unsigned long usage);
+void mbr_auto_cycle_end(struct mbr_group *g);
+void mbr_auto_reset(struct mbr_group *g);
 
 /* stats.c */
 void mbr_stats_show(const struct mbr_stats *st, char *buf, int *len);

@@ -89,7 +89,8 @@ static inline const char *mbr_spec_value(const char *tok, size_t len,
 
 /* The keys of a rule line, in the order of mbr_rule_spec_parse()'s names. */
 enum { MBR_KEY_RATIO, MBR_KEY_SCALE, MBR_KEY_HIGH, MBR_KEY_LOW,
-	MBR_KEY_MATCH, MBR_KEY_DEPTH, MBR_KEY_BUDGET, MBR_NR_KEYS };
+	MBR_KEY_MATCH, MBR_KEY_DEPTH, MBR_KEY_BUDGET, MBR_KEY_AUTO,
+	MBR_NR_KEYS };
 
 /* One "key=value" token into @spec; 0 or -EINVAL. */
 static inline int mbr_rule_spec_key(struct mbr_rule_spec *spec,
@@ -138,6 +139,11 @@ static inline int mbr_rule_spec_key(struct mbr_rule_spec *spec,
 	case MBR_KEY_BUDGET:
 		return mbr_budget_parse(v, vlen, '/', MBR_BUDGET_PERIOD_DEFAULT,
 					&spec->budget);
+	case MBR_KEY_AUTO:
+		if (mbr_parse_uint(v, vlen, 1, 1, &num))
+			return -EINVAL;
+		spec->wm.autotune = true;
+		return 0;
 	}
 	return -EINVAL;
 }
@@ -146,7 +152,8 @@ static inline int mbr_rule_spec_key(struct mbr_rule_spec *spec,
  * Parse "PATH key=value ..." (tokens separated by spaces or tabs, an
  * optional final newline). Keys: ratio=1..100 and scale=1..1000 (scale
  * only with ratio; default 50), or high=SIZE and low=SIZE (both, with
- * high > low > 0); match=GLOB (at most MBR_MATCH_MAX - 1 characters,
+ * high > low > 0), or auto=1 (wmark_auto; with ratio= as its bound, no
+ * scale, high or low); match=GLOB (at most MBR_MATCH_MAX - 1 characters,
  * no '/'); depth=N (1 to 1000); cpu_budget=QUOTA/PERIOD, QUOTA or max
  * (cpu.max's format with '/' for the space, microseconds; each group's
  * own). Each key at most once.
@@ -159,7 +166,7 @@ static inline int mbr_rule_spec_parse(const char *buf, size_t len,
 {
 	static const char *const keys[MBR_NR_KEYS] = {
 		"ratio", "scale", "high", "low", "match", "depth",
-		"cpu_budget",
+		"cpu_budget", "auto",
 	};
 	unsigned int seen = 0, key;
 	const char *end, *tok, *v = NULL;
@@ -203,8 +210,11 @@ static inline int mbr_rule_spec_parse(const char *buf, size_t len,
 		seen |= 1U << key;
 	}
 
-	/* Exactly one of the two forms, complete. */
+	/* Exactly one of the three forms, complete. */
 	*bad = spec->path;
+	if (seen & (1U << MBR_KEY_AUTO))
+		return seen & (1U << MBR_KEY_SCALE | 1U << MBR_KEY_HIGH |
+			       1U << MBR_KEY_LOW) ? -EINVAL : 0;
 	if (seen & (1U << MBR_KEY_RATIO))
 		return seen & (1U << MBR_KEY_HIGH | 1U << MBR_KEY_LOW) ?
 			-EINVAL : 0;

@@ -81,25 +81,109 @@ static inline struct mbr_marks mbr_marks_ratio(u64 limit, unsigned int ratio,
 }
 
 /*
- * The watermark configuration of a group: the seed's two distances, or
- * a ratio. A non-zero ratio decides the marks; the distances are then
- * kept, unused, so that setting the ratio back to 0 restores them.
+ * Auto marks (wmark_auto): the module chooses the headroom, the distance
+ * of the wake mark below the limit, itself. A fixed distance fits one
+ * charge rate: a group must not reach its limit in the time the workers
+ * take to answer a wakeup and catch up, and that time times the rate is
+ * what a cycle (wake mark crossed, stop mark reached) uses of the
+ * headroom. So each cycle measures how far usage rose above the wake
+ * mark before the workers turned it back, and the next headroom is that
+ * and half again: it grows at once to what a cycle needed, and shrinks
+ * by a quarter of its excess per cycle, so that one quiet cycle does not
+ * undo what a burst taught. A stall (a task of the group in direct
+ * reclaim since the last cycle) at least doubles it. The stop mark lies
+ * a quarter of the headroom, at least MBR_AUTO_MIN, below the wake mark.
+ *
+ * The headroom stays between MBR_AUTO_MIN and, with a ratio, the limit
+ * minus wmark_ratio percent of it (the wake mark never goes below the
+ * ratio's), or without one a quarter of the limit. A group starts at
+ * half that bound, as it has nothing measured yet.
+ */
+#define MBR_AUTO_MIN		(1ULL << 20)
+
+static inline u64 mbr_auto_max(u64 limit, unsigned int ratio)
+{
+	if (ratio)
+		return limit - mbr_frac(limit, ratio, 100);
+	return limit / 4;
+}
+
+/* The headroom to use: @headroom within its bounds, 0 the starting one. */
+static inline u64 mbr_auto_headroom(u64 headroom, u64 limit,
+				    unsigned int ratio)
+{
+	u64 max = mbr_auto_max(limit, ratio);
+
+	if (!headroom)
+		headroom = max / 2;
+	if (headroom > max)
+		headroom = max;
+	return headroom < MBR_AUTO_MIN ? MBR_AUTO_MIN : headroom;
+}
+
+static inline struct mbr_marks mbr_marks_auto(u64 limit, u64 headroom,
+					      unsigned int ratio)
+{
+	u64 gap;
+
+	headroom = mbr_auto_headroom(headroom, limit, ratio);
+	gap = headroom / 4 > MBR_AUTO_MIN ? headroom / 4 : MBR_AUTO_MIN;
+	return mbr_marks_compute(limit, headroom + gap, headroom);
+}
+
+/*
+ * The headroom after a cycle that rose @used bytes above its wake mark,
+ * under @headroom (0: the starting one); @stalled: a task of the group
+ * reclaimed directly since the previous cycle.
+ */
+static inline u64 mbr_auto_next(u64 headroom, u64 used, bool stalled,
+				u64 limit, unsigned int ratio)
+{
+	u64 want = used + used / 2;
+
+	headroom = mbr_auto_headroom(headroom, limit, ratio);
+	if (stalled && want < 2 * headroom)
+		want = 2 * headroom;
+	else if (want < headroom)
+		want = headroom - (headroom - want + 3) / 4;
+	return mbr_auto_headroom(want, limit, ratio);
+}
+
+/*
+ * The watermark configuration of a group: the seed's two distances, a
+ * ratio, or auto. Auto decides the marks (with the ratio as its bound);
+ * else a non-zero ratio does. The settings not in use are kept, so that
+ * turning auto or the ratio off restores what was set before.
  */
 struct mbr_wmark_conf {
 	u64 high_dist;		/* high_wmark_distance, bytes */
 	u64 low_dist;		/* low_wmark_distance, bytes */
 	unsigned int ratio;	/* wmark_ratio, 0 (off) to 100 */
 	unsigned int scale;	/* wmark_scale_factor, 1 to 1000 */
+	bool autotune;		/* wmark_auto */
 };
 
 static inline bool mbr_conf_active(const struct mbr_wmark_conf *c)
 {
-	return c->ratio || mbr_marks_active(c->high_dist, c->low_dist);
+	return c->autotune || c->ratio ||
+	       mbr_marks_active(c->high_dist, c->low_dist);
 }
 
-static inline struct mbr_marks mbr_conf_marks(const struct mbr_wmark_conf *c,
-					      u64 limit)
+/* Field by field: the struct has padding, which memcmp() would read. */
+static inline bool mbr_wmark_conf_equal(const struct mbr_wmark_conf *a,
+					const struct mbr_wmark_conf *b)
 {
+	return a->high_dist == b->high_dist && a->low_dist == b->low_dist &&
+	       a->ratio == b->ratio && a->scale == b->scale &&
+	       a->autotune == b->autotune;
+}
+
+/* @headroom: the group's auto headroom (0: the starting one). */
+static inline struct mbr_marks mbr_conf_marks(const struct mbr_wmark_conf *c,
+					      u64 limit, u64 headroom)
+{
+	if (c->autotune)
+		return mbr_marks_auto(limit, headroom, c->ratio);
 	if (c->ratio)
 		return mbr_marks_ratio(limit, c->ratio, c->scale);
 	return mbr_marks_compute(limit, c->high_dist, c->low_dist);

@@ -47,7 +47,8 @@ struct mbr_marks mbr_group_marks(struct mbr_group *g, struct mem_cgroup *memcg)
 	if (limit >= PAGE_COUNTER_MAX)
 		return marks;
 	rcu_read_lock();
-	marks = mbr_conf_marks(&rcu_dereference(g->conf)->wm, limit_bytes);
+	marks = mbr_conf_marks(&rcu_dereference(g->conf)->wm, limit_bytes,
+			       READ_ONCE(g->auto_headroom));
 	rcu_read_unlock();
 	return marks;
 }
@@ -112,7 +113,8 @@ void mbr_group_charged(struct mbr_group *g, struct mem_cgroup *memcg)
 	limit = mbr_memcg_limit(memcg);
 	if (limit >= PAGE_COUNTER_MAX)
 		return;
-	marks = mbr_conf_marks(wm, (u64)limit << PAGE_SHIFT);
+	marks = mbr_conf_marks(wm, (u64)limit << PAGE_SHIFT,
+			       READ_ONCE(g->auto_headroom));
 	usage = (u64)page_counter_read(&memcg->memory) << PAGE_SHIFT;
 	if (test_bit(MBR_GROUP_UNRECLAIMABLE, &g->flags)) {
 		if (usage > marks.high && limit == READ_ONCE(g->backoff_limit))

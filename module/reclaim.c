@@ -158,16 +158,20 @@ bool mbr_reclaim_turn(struct mbr_group *g)
 
 	if (!READ_ONCE(mbr_enabled) ||
 	    test_bit(MBR_GROUP_UNRECLAIMABLE, &g->flags))
-		return false;
+		goto idle;
 	marks = mbr_group_marks(g, memcg);
 	usage = mbr_usage_pages(memcg);
 	stop = marks.high >> PAGE_SHIFT;
 	if (usage <= stop)
-		return false;
+		goto idle;
+	mbr_auto_observe(g, &marks, usage);
 	rcu_read_lock();
 	budget = rcu_dereference(g->conf)->budget;
 	rcu_read_unlock();
-	/* Held back: its tasks reclaim for themselves until the period ends. */
+	/*
+	 * Held back: its tasks reclaim for themselves until the period
+	 * ends. The cycle stays open: it goes on after the period.
+	 */
 	if (mbr_budget_set(&budget) && !mbr_budget_admit(g, &budget))
 		return false;
 
@@ -175,7 +179,7 @@ bool mbr_reclaim_turn(struct mbr_group *g)
 	if (!victim) {
 		/* Only protected memory is left above the mark. */
 		mbr_group_backoff(g, mbr_memcg_limit(memcg));
-		return false;
+		goto idle;
 	}
 	/* Never more than the way down to the stop mark. */
 	requested = min3((unsigned long)READ_ONCE(mbr_batch_pages),
@@ -214,7 +218,12 @@ bool mbr_reclaim_turn(struct mbr_group *g)
 	} else if (++g->nr_failures >= MBR_MAX_FAILURES) {
 		g->nr_failures = 0;
 		mbr_group_backoff(g, mbr_memcg_limit(memcg));
-		return false;
+		goto idle;
 	}
-	return usage > stop;
+	if (usage > stop)
+		return true;
+idle:
+	/* Whatever ends the cycle, wmark_auto learns from it. */
+	mbr_auto_cycle_end(g);
+	return false;
 }

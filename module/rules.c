@@ -274,8 +274,13 @@ static void mbr_rules_work_fn(struct work_struct *work)
  */
 static size_t mbr_rule_show_len(const struct mbr_rule *r)
 {
-	return strlen(r->path) + strlen(r->match) +
+	/* The distances are the longest form (longer than auto=1 ratio=100). */
+	size_t len = strlen(r->path) + strlen(r->match) +
 		sizeof(" high=18446744073709551615 low=18446744073709551615 match= depth=1000 id=18446744073709551615 groups=4294967295\n");
+
+	if (mbr_budget_set(&r->budget))
+		len += sizeof(" cpu_budget=18446744073709551615/1000000") - 1;
+	return len;
 }
 
 /* The rules file's length at most, without @skip. Under the mutex. */
@@ -436,10 +441,15 @@ int mbr_rules_show(char *buf)
 		if (r->dead)
 			continue;
 		len += sysfs_emit_at(buf, len, "%s", r->path);
-		if (r->wm.ratio)
+		if (r->wm.autotune)
+			len += sysfs_emit_at(buf, len, " auto=1");
+		if (r->wm.autotune && r->wm.ratio)
+			len += sysfs_emit_at(buf, len, " ratio=%u",
+					     r->wm.ratio);
+		else if (r->wm.ratio)
 			len += sysfs_emit_at(buf, len, " ratio=%u scale=%u",
 					     r->wm.ratio, r->wm.scale);
-		else
+		else if (!r->wm.autotune)
 			len += sysfs_emit_at(buf, len, " high=%llu low=%llu",
 					     r->wm.high_dist, r->wm.low_dist);
 		if (r->match[0])

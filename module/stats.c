@@ -43,6 +43,7 @@ void mbr_stats_add(struct mbr_stats *sum, const struct mbr_stats *st)
 		     &sum->budget_throttled);
 	atomic64_add(atomic64_read(&st->budget_throttled_ns),
 		     &sum->budget_throttled_ns);
+	atomic64_add(atomic64_read(&st->auto_cycles), &sum->auto_cycles);
 }
 
 static void mbr_emit(char *buf, int *len, const char *key,
@@ -73,6 +74,7 @@ void mbr_stats_show(const struct mbr_stats *st, char *buf, int *len)
 	mbr_emit(buf, len, "unreclaimable", &st->unreclaimable);
 	mbr_emit(buf, len, "budget_throttled", &st->budget_throttled);
 	mbr_emit(buf, len, "budget_throttled_ns", &st->budget_throttled_ns);
+	mbr_emit(buf, len, "auto_cycles", &st->auto_cycles);
 }
 
 /**

@@ -414,7 +414,7 @@ int mbr_group_set_rule(struct mbr_group *g, const struct mbr_wmark_conf *wm,
 	if (READ_ONCE(g->dead)) {
 		ret = -ENOENT;
 	} else if (g->rule_id && (g->rule_id != rule_id ||
-				  memcmp(&old->wm, wm, sizeof(*wm)) ||
+				  !mbr_wmark_conf_equal(&old->wm, wm) ||
 				  memcmp(&old->budget, budget,
 					 sizeof(*budget)))) {
 		rcu_assign_pointer(g->conf, new);
@@ -422,6 +422,8 @@ int mbr_group_set_rule(struct mbr_group *g, const struct mbr_wmark_conf *wm,
 		g->nr_failures = 0;
 		mbr_group_clear_backoff(g);
 		mbr_group_reset_budget(g);
+		if (wm->autotune)
+			mbr_auto_reset(g);
 		replaced = true;
 	}
 	mutex_unlock(&mbr_config_mutex);
@@ -667,10 +669,18 @@ int mbr_group_set(struct mbr_group *g, enum mbr_setting what, u64 val)
 			ret = -EINVAL;
 		new->wm.scale = val;
 		break;
+	case MBR_SET_AUTO:
+		if (val > 1)
+			ret = -EINVAL;
+		new->wm.autotune = val;
+		break;
 	}
 	if (ret)
 		goto out_unlock;
 	rcu_assign_pointer(g->conf, new);
+	/* Turned on, auto starts from nothing measured. */
+	if (new->wm.autotune && !old->wm.autotune)
+		mbr_auto_reset(g);
 	/* A new configuration is a new chance to make progress. */
 	g->nr_failures = 0;
 	mbr_group_clear_backoff(g);

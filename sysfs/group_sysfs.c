@@ -55,6 +55,9 @@ static ssize_t mbr_setting_show(struct mbr_group *g, enum mbr_setting what,
 	case MBR_SET_SCALE:
 		val = wm.scale;
 		break;
+	case MBR_SET_AUTO:
+		val = wm.autotune;
+		break;
 	}
 	return sysfs_emit(buf, "%llu\n", val);
 }
@@ -96,6 +99,7 @@ MBR_SETTING_ATTR(high_wmark_distance, MBR_SET_HIGH_DIST);
 MBR_SETTING_ATTR(low_wmark_distance, MBR_SET_LOW_DIST);
 MBR_SETTING_ATTR(wmark_ratio, MBR_SET_RATIO);
 MBR_SETTING_ATTR(wmark_scale_factor, MBR_SET_SCALE);
+MBR_SETTING_ATTR(wmark_auto, MBR_SET_AUTO);
 
 static ssize_t cpu_budget_show(struct kobject *kobj,
 			       struct kobj_attribute *attr, char *buf)
@@ -181,6 +185,7 @@ static struct attribute *mbr_group_attrs[] = {
 	&low_wmark_distance_attr.attr,
 	&wmark_ratio_attr.attr,
 	&wmark_scale_factor_attr.attr,
+	&wmark_auto_attr.attr,
 	&reclaim_wmarks_attr.attr,
 	&cpu_budget_attr.attr,
 	&cpu_cgroup_attr.attr,

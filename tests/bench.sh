@@ -16,7 +16,7 @@ for c in "$MBR_TOP"/tests/helpers/*.c; do
 	gcc -static -O2 -Wall -Werror -o "$MBR_BUILD/helpers/$(basename "$c" .c)" "$c"
 done
 echo "MBR_QUICK=${QUICK:-0}" >"$out/guest.env"
-parts=${SCEN:-"read,write,probe anon,reaction,fairness,sweep overhead,scale tenants"}
+parts=${SCEN:-"read,write,probe anon,reaction,fairness,sweep overhead,scale tenants auto"}
 # Multi-threaded TCG can oops in its int3 emulation (ftrace text
 # patching), or leave a vCPU that never answers the patching IPI (a soft
 # lockup or RCU stall in text_poke_bp); the guest is stopped at once and

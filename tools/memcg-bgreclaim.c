@@ -170,6 +170,7 @@ static void check_write(int err, const char *what, const char *arg)
 struct marks_opts {
 	const char *ratio, *scale, *high, *low, *match, *depth;
 	const char *cpu_budget, *cpu_cgroup;
+	bool autotune;		/* --auto */
 };
 
 static int parse_opts(int argc, char **argv, struct marks_opts *o, bool rule)
@@ -179,6 +180,10 @@ static int parse_opts(int argc, char **argv, struct marks_opts *o, bool rule)
 	for (i = 0; i < argc; i++) {
 		const char **dst = NULL;
 
+		if (!strcmp(argv[i], "--auto")) {
+			o->autotune = true;
+			continue;
+		}
 		if (!strcmp(argv[i], "--ratio"))
 			dst = &o->ratio;
 		else if (!strcmp(argv[i], "--scale"))
@@ -200,12 +205,18 @@ static int parse_opts(int argc, char **argv, struct marks_opts *o, bool rule)
 		*dst = argv[++i];
 	}
 	/* set may change only the CPU settings of a configured group. */
-	if (!rule && !o->ratio && !o->scale && !o->high && !o->low &&
-	    (o->cpu_budget || o->cpu_cgroup))
+	if (!rule && !o->autotune && !o->ratio && !o->scale && !o->high &&
+	    !o->low && (o->cpu_budget || o->cpu_cgroup))
 		return 0;
+	/* Auto, with the ratio as its bound if one is given. */
+	if (o->autotune) {
+		if (o->scale || o->high || o->low)
+			die(EX_USAGE, "--auto takes no --scale, --high or --low (--ratio N bounds it)");
+		return 0;
+	}
 	if (!!o->ratio == !!(o->high || o->low) || (o->scale && !o->ratio) ||
 	    (!o->ratio && !(o->high && o->low)))
-		die(EX_USAGE, "give --ratio N [--scale N], or --high SIZE --low SIZE");
+		die(EX_USAGE, "give --ratio N [--scale N], --high SIZE --low SIZE, or --auto [--ratio N]");
 	return 0;
 }
 
@@ -233,7 +244,8 @@ static char *rule_line(const char *path, const struct marks_opts *o)
 {
 	char *line, *budget = o->cpu_budget ? budget_token(o->cpu_budget) : NULL;
 
-	if (asprintf(&line, "%s%s%s%s%s%s%s%s%s%s%s%s%s%s%s\n", path,
+	if (asprintf(&line, "%s%s%s%s%s%s%s%s%s%s%s%s%s%s%s%s\n", path,
+		     o->autotune ? " auto=1" : "",
 		     o->ratio ? " ratio=" : "", o->ratio ?: "",
 		     o->scale ? " scale=" : "", o->scale ?: "",
 		     o->high ? " high=" : "", o->high ?: "",
@@ -290,7 +302,7 @@ static int cmd_set(int argc, char **argv)
 	char *path, *dir, file[256];
 
 	if (argc < 1)
-		die(EX_USAGE, "set PATH (--ratio N [--scale N] | --high SIZE --low SIZE) [--cpu-budget 'QUOTA PERIOD'] [--cpu-cgroup DIR]");
+		die(EX_USAGE, "set PATH (--ratio N [--scale N] | --high SIZE --low SIZE | --auto [--ratio N]) [--cpu-budget 'QUOTA PERIOD'] [--cpu-cgroup DIR]");
 	parse_opts(argc - 1, argv + 1, &o, false);
 	path = norm_path(argv[0]);
 	dir = group_dir(path, true);
@@ -308,15 +320,21 @@ static int cmd_set(int argc, char **argv)
 	}
 	if (o.cpu_cgroup)	/* "" goes back to the shared workers */
 		SETF("cpu_cgroup", o.cpu_cgroup[0] ? o.cpu_cgroup : "\n");
-	if (o.ratio) {
+	if (o.autotune) {
+		/* Auto first: the ratio is then only its bound. */
+		SETF("wmark_auto", "1");
+		SETF("wmark_ratio", o.ratio ?: "0");
+	} else if (o.ratio) {
 		SETF("wmark_scale_factor", o.scale ?: "50");
 		SETF("wmark_ratio", o.ratio);
-	} else if (o.high) {	/* (neither: only the CPU settings) */
+		SETF("wmark_auto", "0");
+	} else if (o.high) {	/* (none: only the CPU settings) */
 		/* The seeds' order: low cleared first, high set first. */
 		SETF("low_wmark_distance", "0");
 		SETF("high_wmark_distance", o.high);
 		SETF("low_wmark_distance", o.low);
 		SETF("wmark_ratio", "0");
+		SETF("wmark_auto", "0");
 	}
 #undef SETF
 	return EX_OK;
@@ -393,7 +411,7 @@ static int cmd_rule(int argc, char **argv)
 		die(EX_USAGE, "rule add|del|list (see --help)");
 	if (!strcmp(argv[0], "add")) {
 		if (argc < 2)
-			die(EX_USAGE, "rule add PATH (--ratio N [--scale N] | --high SIZE --low SIZE) [--match GLOB] [--depth N] [--cpu-budget 'QUOTA [PERIOD]']");
+			die(EX_USAGE, "rule add PATH (--ratio N [--scale N] | --high SIZE --low SIZE | --auto [--ratio N]) [--match GLOB] [--depth N] [--cpu-budget 'QUOTA [PERIOD]']");
 		parse_opts(argc - 2, argv + 2, &o, true);
 		line = rule_line(norm_path(argv[1]), &o);
 		check_rule_line(line, NULL);
@@ -675,7 +693,11 @@ static char *canon_rule(const char *line)
 	char *out;
 
 	mbr_rule_spec_parse(line, strlen(line), &s, &bad);
-	if (s.wm.ratio) {
+	if (s.wm.autotune) {
+		if (asprintf(&out, "%.*s auto=1", (int)s.path_len, s.path) < 0 ||
+		    (s.wm.ratio && asprintf(&out, "%s ratio=%u", out, s.wm.ratio) < 0))
+			die(EX_KERNEL, "out of memory");
+	} else if (s.wm.ratio) {
 		if (asprintf(&out, "%.*s ratio=%u scale=%u", (int)s.path_len, s.path,
 			     s.wm.ratio, s.wm.scale) < 0)
 			die(EX_KERNEL, "out of memory");
@@ -757,11 +779,13 @@ static void usage(FILE *out)
 {
 	fprintf(out,
 		"usage: %s COMMAND ...\n"
-		"  rule add PATH (--ratio N [--scale N] | --high SIZE --low SIZE)\n"
+		"  rule add PATH (--ratio N [--scale N] | --high SIZE --low SIZE |\n"
+		"                 --auto [--ratio N])\n"
 		"           [--match GLOB] [--depth N] [--cpu-budget 'QUOTA [PERIOD]']\n"
 		"  rule del PATH\n"
 		"  rule list [--json]\n"
-		"  set PATH [--ratio N [--scale N] | --high SIZE --low SIZE]\n"
+		"  set PATH [--ratio N [--scale N] | --high SIZE --low SIZE |\n"
+		"            --auto [--ratio N]]\n"
 		"           [--cpu-budget 'QUOTA [PERIOD]'|max] [--cpu-cgroup DIR|'']\n"
 		"  unset PATH\n"
 		"  status [--json]\n"

@@ -22,7 +22,7 @@ fi
 # The kernel command line can narrow a run (make bench SCEN=... CONTENDERS=...).
 cmdline_list() { sed -n "s/.*mbr\.$1=\([^ ]*\).*/\1/p" /proc/cmdline | tr , ' '; }
 SCENARIOS=$(cmdline_list scen)
-SCENARIOS=${SCENARIOS:-read write probe anon reaction fairness sweep overhead scale tenants}
+SCENARIOS=${SCENARIOS:-read write probe anon reaction fairness sweep overhead scale tenants auto}
 CONTENDERS=$(cmdline_list contenders)
 CONTENDERS=${CONTENDERS:-stock memhigh userloop bgreclaim unlimited}
 LIMIT_MB=128 HIGHD=24 LOWD=12
@@ -453,6 +453,98 @@ part_tenants() {
 		done
 		rep=$((rep + 1))
 	done
+}
+
+# --- auto marks against fixed ones ---------------------------------
+# Three workloads in group G (128M): a full-speed stream, anonymous
+# memory with zram swap, and bursts (48 MiB of anonymous memory at full
+# speed each second, held half a second, freed) beside an 8 MiB/s reader
+# that keeps the group's cache at the marks. Contenders: wmark_auto, and
+# fixed marks sN (wake N MiB below the limit, stop max(N/4, 1) MiB lower:
+# auto's own gap, so that only the wake distance differs). The mean
+# headroom (limit - memory.current, sampled every 50 ms, over the second
+# half of the samples taken once the group is half full: the steady
+# state) is the memory background reclaim leaves unused.
+AUTO_CONT=${MBR_AUTO_CONT:-auto s1 s2 s4 s8 s16 s32}
+AUTO_BURST_S=10
+auto_setup() {	# auto_setup CONTENDER
+	local n g
+	mkgroup G
+	echo ${LIMIT_MB}M >$CG/G/memory.max
+	wr $MBR_SYSFS/add $CG/G >/dev/null
+	case $1 in
+	auto) wr $(grp_dir G)/wmark_auto 1 >/dev/null ;;
+	s*)
+		n=${1#s}
+		g=$((n / 4 > 1 ? n / 4 : 1))
+		wr $(grp_dir G)/high_wmark_distance $((n + g))m >/dev/null
+		wr $(grp_dir G)/low_wmark_distance ${n}m >/dev/null
+		;;
+	esac
+}
+auto_sampler() {	# auto_sampler OUT: memory.current every 50 ms, until killed
+	while :; do
+		cat $CG/G/memory.current >>"$1"
+		usleep 50000
+	done
+}
+auto_run() {	# auto_run WORKLOAD CONTENDER REP
+	local spid n comm mean
+	auto_setup $2
+	drop_caches
+	: >/tmp/auto.cur
+	case $1 in
+	bursty)
+		run_in G dd if=/mnt/auto-fill.dat of=/dev/null bs=1M 2>/dev/null
+		run_in G stream $F 1000 8 >/dev/null 2>&1 &
+		spid=$!
+		;;
+	esac
+	snap a
+	trace_reclaims_start
+	auto_sampler /tmp/auto.cur &
+	smp=$!
+	case $1 in
+	stream) run_in G stream $F 1 >/tmp/out; comm=stream ;;
+	anon) run_in G chunks $ANON_MB 2 >/tmp/out; comm=chunks ;;
+	bursty) run_in G bursts $AUTO_BURST_S 48 >/tmp/out; comm="bursts stream" ;;
+	esac
+	kill $smp
+	wait $smp 2>/dev/null
+	n=0
+	for c in $comm; do n=$((n + $(trace_reclaims $c))); done
+	snap b
+	mean=$(awk -v l=$((LIMIT_MB << 20)) '$1 >= l / 2 { on = 1 }
+		on { v[k++] = l - $1 } END {
+			for (i = int(k / 2); i < k; i++) { s += v[i]; m++ }
+			printf "%d", m ? s / m : 0 }' /tmp/auto.cur)
+	set -- "$1" "$2" "$3" $(cat /tmp/out)
+	json scenario auto workload $1 contender $2 rep $3 direct $n $(deltas) \
+		headroom_mean $mean headroom_end $(((LIMIT_MB << 20) - $(wmark G low))) \
+		cycles $(gstat G auto_cycles) p99_ns ${9:-0}
+	killgroup G
+	[ -n "${spid:-}" ] && wait $spid 2>/dev/null
+	spid=
+	rmgroup G
+}
+part_auto() {
+	local rep=1 w c
+	make_file $F $READ_MB
+	make_file /mnt/auto-fill.dat 160
+	echo 1G >/sys/block/zram0/disksize && mkswap /dev/zram0 >/dev/null
+	wr $MBR_SYSFS/enabled 1 >/dev/null
+	while [ $rep -le $REPS ]; do
+		for w in stream anon bursty; do
+			[ $w = anon ] && swapon /dev/zram0
+			for c in $AUTO_CONT; do
+				auto_run $w $c $rep
+			done
+			[ $w = anon ] && swapoff /dev/zram0
+		done
+		rep=$((rep + 1))
+	done
+	echo 1 >/sys/block/zram0/reset
+	rm -f /mnt/auto-fill.dat
 }
 
 diag "bench: scenarios $SCENARIOS; contenders $CONTENDERS"

@@ -39,6 +39,13 @@ expect_eq "ratio marks" "$(wmark CL/b.slice low) $(wmark CL/b.slice high)" \
 	"$((100 << 20)) $(((100 << 20) - (2 << 20)))"
 expect_eq "and back to distances" "$(run_rc $M set CL/b.slice --high 30m --low 10m)" 0
 expect_eq "distance marks again" "$(wmark CL/b.slice low)" $(((200 - 10) << 20))
+expect_eq "set --auto" "$(run_rc $M set CL/b.slice --auto)" 0
+expect_eq "auto marks (a quarter of the limit, half of it to start)" \
+	"$(cat $(grp_dir CL/b.slice)/wmark_auto) $(wmark CL/b.slice low)" "1 $(((200 << 20) - (25 << 20)))"
+expect_eq "--auto with --high: usage, exit 2" "$(run_rc $M set CL/b.slice --auto --high 8m)" 2
+expect_eq "and back to distances, auto off" "$(run_rc $M set CL/b.slice --high 30m --low 10m)" 0
+expect_eq "wmark_auto 0, distance marks" \
+	"$(cat $(grp_dir CL/b.slice)/wmark_auto) $(wmark CL/b.slice low)" "0 $(((200 - 10) << 20))"
 expect_eq "status --json: a group by hand has rule null" \
 	"$($M status --json | grep -o '"path":"/CL/b.slice","id":[0-9]*,"rule":null' | wc -l)" 1
 expect_eq "top --count 2" "$(run_rc $M top --interval 0.2 --count 2)" 0
@@ -64,6 +71,12 @@ printf 'rule /CL ratio=70\nrule /CL/b.slice ratio=900\n' >/tmp/c2.conf
 expect_eq "a bad line: exit 4" "$(run_rc $M apply /tmp/c2.conf)" 4
 expect_eq "the error names the file and the line" "$(cut -d: -f2,3 </tmp/cli.err)" " /tmp/c2.conf:2"
 expect_eq "and nothing was applied" "$($M rule list | head -n 1)" "/CL ratio=80 scale=50 match=*.scope groups=1"
+printf 'rule /CL ratio=80 match=*.scope\nrule /CL/b.slice auto=1 ratio=90\n' >/tmp/c5.conf
+expect_eq "apply an auto rule" "$(run_rc $M apply /tmp/c5.conf) $(cat /tmp/cli.out)" \
+	"0 /tmp/c5.conf: 1 rules added or changed, 0 removed, 1 unchanged"
+expect_eq "apply it again changes nothing" "$(run_rc $M apply /tmp/c5.conf) $(cat /tmp/cli.out)" \
+	"0 /tmp/c5.conf: 0 rules added or changed, 0 removed, 2 unchanged"
+expect_eq "rule list shows it" "$($M rule list | tail -n 1)" "/CL/b.slice auto=1 ratio=90 groups=0"
 printf 'enabled 2\n' >/tmp/c3.conf
 expect_eq "a bad global value: exit 4" "$(run_rc $M apply /tmp/c3.conf)" 4
 printf 'rule /CL ratio=80 match=*.scope\n' >/tmp/c4.conf

@@ -11,6 +11,9 @@
  *
  * pfault ITERATIONS MIB (called as "pfault"): map, touch and unmap MIB
  * ITERATIONS times; print "ns <total>" (the hook overhead loop).
+ *
+ * bursts SECONDS MIB (called as "bursts"): the bursty load of the auto
+ * marks bench, with the same percentiles over its 1 MiB pieces.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -113,6 +116,61 @@ static int chunks(int argc, char **argv)
 	return 0;
 }
 
+/*
+ * bursts SECONDS MIB: each second, a burst: MIB of anonymous memory
+ * touched at full speed in 1 MiB pieces (timed), held to the half
+ * second, then freed, and idle to the next second.
+ */
+static int bursts(int argc, char **argv)
+{
+	long long start, t, *lat;
+	long secs, mib, n = 0, i, s;
+	size_t len = 1 << 20;
+	char **held;
+
+	if (argc != 3)
+		return 2;
+	secs = atol(argv[1]);
+	mib = atol(argv[2]);
+	lat = calloc(secs * mib, sizeof(*lat));
+	held = calloc(mib, sizeof(*held));
+	start = now_ns();
+	for (s = 0; s < secs; s++) {
+		struct timespec ts;
+
+		for (i = 0; i < mib; i++) {
+			long long t0 = now_ns();
+			size_t off;
+
+			held[i] = mmap(NULL, len, PROT_READ | PROT_WRITE,
+				       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+			if (held[i] == MAP_FAILED) {
+				perror("mmap");
+				return 1;
+			}
+			for (off = 0; off < len; off += 4096)
+				held[i][off] = 1;
+			lat[n++] = now_ns() - t0;
+		}
+		for (t = start + s * 1000000000LL + 500000000LL;
+		     now_ns() < t;) {
+			ts.tv_sec = 0;
+			ts.tv_nsec = t - now_ns();
+			nanosleep(&ts, NULL);
+		}
+		for (i = 0; i < mib; i++)
+			munmap(held[i], len);
+		for (t = start + (s + 1) * 1000000000LL; now_ns() < t;) {
+			ts.tv_sec = 0;
+			ts.tv_nsec = t - now_ns() > 999999999 ? 999999999 :
+				     t - now_ns();
+			nanosleep(&ts, NULL);
+		}
+	}
+	report(lat, n);
+	return 0;
+}
+
 static int pfault(int argc, char **argv)
 {
 	long long t0 = now_ns();
@@ -136,5 +194,7 @@ int main(int argc, char **argv)
 		return chunks(argc, argv);
 	if (!strcmp(name, "pfault"))
 		return pfault(argc, argv);
+	if (!strcmp(name, "bursts"))
+		return bursts(argc, argv);
 	return probe(argc, argv);
 }

@@ -31,6 +31,10 @@ static void test_parse_good(void)
 	   !sp.wm.ratio, "distances, spaces and tabs");
 	ok(!parse("12345 ratio=1", &sp, &bad) && sp.path_len == 5,
 	   "an id as path");
+	ok(!parse("/k auto=1", &sp, &bad) && sp.wm.autotune && !sp.wm.ratio,
+	   "auto alone");
+	ok(!parse("/k auto=1 ratio=70 depth=1", &sp, &bad) && sp.wm.autotune &&
+	   sp.wm.ratio == 70 && sp.max_depth == 1, "auto bounded by a ratio");
 }
 
 static void test_parse_bad(void)
@@ -43,6 +47,8 @@ static void test_parse_bad(void)
 		"/k ratio=80 match=a/b", "/k ratio=80 match=", "/k ratio=80 depth=0",
 		"/k ratio=80 foo=1", "/k ratio=80 ratio", "/k ratio=80 scale=0",
 		"/k ratio=80 scale=1001", "/k ratio=8x", "/k high=1q low=1m",
+		"/k auto=0", "/k auto=2", "/k auto=", "/k auto=1 scale=5",
+		"/k auto=1 high=8m low=4m", "/k auto=1 low=4m", "/k auto=1 auto=1",
 	};
 	struct mbr_rule_spec sp;
 	const char *bad;

@@ -125,30 +125,30 @@ static void test_ratio(void)
 	u64 lim = 100 * MiB, odd = 100 * MiB + 12288, huge = ~0ULL >> 1;
 	struct mbr_marks m;
 
-	m = mbr_conf_marks(&c, lim);
+	m = mbr_conf_marks(&c, lim, 0);
 	ok(m.low == 83886080ULL, "ratio 80: start 80% of 100M");
 	ok(m.high == 83886080ULL - 524288, "scale 50: stop 0.5% of the limit below");
 	c.ratio = 33;
 	c.scale = 7;
-	m = mbr_conf_marks(&c, odd);
+	m = mbr_conf_marks(&c, odd, 0);
 	ok(m.low == odd * 33 / 100, "start rounds down");
 	ok(m.high == odd * 33 / 100 - odd * 7 / 10000, "gap rounds down");
 	c.scale = 1000;
 	c.ratio = 5;
-	m = mbr_conf_marks(&c, lim);
+	m = mbr_conf_marks(&c, lim, 0);
 	ok(m.high == 0, "a gap above the start clamps the stop mark at 0");
 	c.ratio = 100;
-	m = mbr_conf_marks(&c, lim);
+	m = mbr_conf_marks(&c, lim, 0);
 	ok(m.low == lim, "ratio 100: start at the limit");
 	c.ratio = 99;
-	m = mbr_conf_marks(&c, huge);
+	m = mbr_conf_marks(&c, huge, 0);
 	ok(m.low == huge / 100 * 99 + huge % 100 * 99 / 100,
 	   "a 2^63 limit does not overflow");
 	ok(m.low < huge && m.low > huge / 100 * 98, "and stays in range");
 	c.ratio = 0;
 	c.high_dist = 24 * MiB;
 	c.low_dist = 12 * MiB;
-	m = mbr_conf_marks(&c, lim);
+	m = mbr_conf_marks(&c, lim, 0);
 	ok(m.low == 88 * MiB && m.high == 76 * MiB,
 	   "ratio 0: the distances decide");
 	ok(mbr_conf_active(&c), "distances alone are active");
@@ -157,6 +157,49 @@ static void test_ratio(void)
 	ok(!mbr_conf_active(&c), "nothing set is inactive");
 	c.ratio = 1;
 	ok(mbr_conf_active(&c), "a ratio alone is active");
+}
+
+static void test_auto(void)
+{
+	struct mbr_wmark_conf c = { .autotune = true, .ratio = 80,
+				    .high_dist = 24 * MiB, .low_dist = 12 * MiB };
+	u64 lim = 128 * MiB, h;
+	struct mbr_marks m;
+
+	m = mbr_conf_marks(&c, lim, 0);
+	ok(m.low == lim - 12 * MiB - 819 * 1024 - 205,
+	   "auto starts at half its bound (ratio 80: 25.6M / 2)");
+	c.ratio = 0;
+	m = mbr_conf_marks(&c, lim, 0);
+	ok(m.low == lim - 16 * MiB && m.high == lim - 20 * MiB,
+	   "no ratio: bound a quarter of the limit, stop a quarter below");
+	m = mbr_conf_marks(&c, lim, 2 * MiB);
+	ok(m.low == lim - 2 * MiB && m.high == lim - 3 * MiB,
+	   "a small headroom keeps a gap of MBR_AUTO_MIN");
+	m = mbr_conf_marks(&c, lim, 1);
+	ok(m.low == lim - MBR_AUTO_MIN, "the headroom is at least MBR_AUTO_MIN");
+	m = mbr_conf_marks(&c, lim, lim);
+	ok(m.low == lim - lim / 4, "and at most its bound");
+	m = mbr_conf_marks(&c, MiB, 0);
+	ok(m.low == 0 && m.high == 0, "a limit under the minimum clamps at 0");
+	ok(mbr_conf_active(&c), "auto alone is active");
+
+	h = mbr_auto_next(16 * MiB, 4 * MiB, false, lim, 0);
+	ok(h == 16 * MiB - (16 * MiB - 6 * MiB) / 4,
+	   "a cycle that used less shrinks by a quarter of the excess");
+	h = mbr_auto_next(4 * MiB, 8 * MiB, false, lim, 0);
+	ok(h == 12 * MiB, "a cycle that used more grows to it and half again");
+	h = mbr_auto_next(4 * MiB, 0, true, lim, 0);
+	ok(h == 8 * MiB, "a stall doubles it");
+	h = mbr_auto_next(4 * MiB, 8 * MiB, true, lim, 0);
+	ok(h == 12 * MiB, "or grows to what the cycle used, if more");
+	h = mbr_auto_next(30 * MiB, 30 * MiB, true, lim, 0);
+	ok(h == lim / 4, "never past its bound");
+	h = mbr_auto_next(4 * MiB, 0, false, lim, 0);
+	ok(h == 3 * MiB, "a quiet cycle shrinks it");
+	for (h = 32 * MiB; h > MBR_AUTO_MIN;)
+		h = mbr_auto_next(h, 0, false, lim, 0);
+	ok(h == MBR_AUTO_MIN, "quiet cycles take it down to MBR_AUTO_MIN");
 }
 
 static void test_uint(void)
@@ -186,6 +229,7 @@ int main(void)
 	test_switch();
 	test_ratio();
 	test_uint();
+	test_auto();
 	printf("1..%d\n", nr_test);
 	return nr_fail != 0;
 }

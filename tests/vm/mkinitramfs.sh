@@ -67,6 +67,7 @@ cp "$here/lib.sh" "$root/tests/lib.sh"
 cp "$top"/tests/cases/*.sh "$top"/tests/demo/*.sh "$top"/tests/bench/*.sh "$root/tests/"
 ln -s probe "$root/bin/chunks"
 ln -s probe "$root/bin/pfault"
+ln -s probe "$root/bin/bursts"
 # Settings for the guest scripts (VAR=value lines), sourced by /init.
 [ -n "${MBR_GUEST_ENV:-}" ] && cp "$MBR_GUEST_ENV" "$root/etc/mbr.env"
 chmod +x "$root/init"

@@ -1,0 +1,118 @@
+# Auto marks (wmark_auto): the module picks the headroom itself. The
+# file's semantics and the ABI's arithmetic at the start; a slow reader
+# teaches a headroom smaller than the starting one without stalling;
+# stalls at least double it and quiet cycles shrink it again; a ratio
+# bounds it; turning it off hands back to the other settings; a rule
+# with auto=1 configures its groups in auto.
+F=/mnt/auto.dat
+check "test file" make_file $F 384
+check "module loads" mbr_load
+S=$MBR_SYSFS
+M=$((128 << 20))
+mkgroup AM 128M
+expect_eq "add" "$(wr $S/add $CG/AM)" OK
+D=$(grp_dir AM)
+headroom() { echo $((M - $(wmark AM low))); }
+
+expect_eq "wmark_auto starts at 0" "$(cat $D/wmark_auto)" 0
+for bad in 2 -1 x " 1" 11; do
+	expect_eq "wmark_auto refuses '$bad'" "$(wr $D/wmark_auto "$bad")" EINVAL
+done
+expect_eq "wmark_auto=1" "$(wr $D/wmark_auto 1)" OK
+expect_eq "it reads back" "$(cat $D/wmark_auto)" 1
+expect_eq "auto starts at half its bound (limit / 4): wake 16M below" \
+	"$(wmark AM low) $(wmark AM high)" "$((M - (16 << 20))) $((M - (20 << 20)))"
+expect_eq "wmark_ratio=95 bounds it" "$(wr $D/wmark_ratio 95)" OK
+b=$((M - M * 95 / 100))
+expect_eq "wake at limit - (limit - limit * 95 / 100) / 2" "$(wmark AM low)" $((M - b / 2))
+expect_eq "wmark_ratio=0: the quarter bound again" "$(wr $D/wmark_ratio 0)" OK
+
+# A slow reader (16 MiB/s): little of the headroom is used per cycle.
+drop_caches
+trace_reclaims_start
+run_in AM stream $F 1 16 >/tmp/auto.slow
+n=$(trace_reclaims stream)
+trace_reclaims_stop
+h1=$(headroom)
+c1=$(gstat AM auto_cycles)
+diag "slow reader: $c1 cycles, headroom $((h1 >> 10)) KiB, $n direct reclaims, reclaimed_pages $(gstat AM reclaimed_pages); $(cat /tmp/auto.slow)"
+check "cycles were measured ($c1)" test "$c1" -ge 5
+check "the headroom shrank below the starting 16 MiB ($((h1 >> 10)) KiB)" test "$h1" -lt $((16 << 20))
+check "and stays at least 1 MiB" test "$h1" -ge $((1 << 20))
+check "the slow reader did not stall ($n direct reclaims)" test "$n" -le 2
+
+# Stalls: with background reclaim off (enabled 0) a full-speed reader
+# stalls at the limit; the first cycle after it is back at least
+# doubles the headroom, and quiet cycles then shrink it again.
+wr $S/enabled 0 >/dev/null
+drop_caches
+trace_reclaims_start
+run_in AM stream $F 1 >/tmp/auto.fast
+n=$(trace_reclaims stream)
+trace_reclaims_stop
+wr $S/enabled 1 >/dev/null
+check "without background reclaim the reader stalls ($n direct reclaims)" test "$n" -gt 0
+# A slow reader (4 MiB/s) then; the file's head is not cached, so it
+# charges at once. The module's reclaim tracepoint gives the wake mark
+# of every turn, so each cycle's headroom, in order.
+ST=$D/stat
+cycles() { sed -n 's/^auto_cycles //p' $ST; }
+c2=$(cycles)
+echo >$T/trace
+echo 1 >$T/events/memcg_bgreclaim/reclaim/enable
+run_in AM stream $F 1 4 >/dev/null &
+pid=$!
+i=0
+while [ "$(cycles)" -lt $((c2 + 8)) ] && [ $i -lt 2000 ]; do
+	usleep 10000
+	i=$((i + 1))
+done
+echo 0 >$T/events/memcg_bgreclaim/reclaim/enable
+killgroup AM
+wait $pid
+grep -o 'low_wmark=[0-9]*' $T/trace | cut -d= -f2 | uniq >/tmp/auto.lows
+set -- $(cat /tmp/auto.lows)
+hs=
+for l in "$@"; do hs="$hs $(((M - l) >> 10))"; done
+diag "after the stalls, the headroom of each cycle (KiB):$hs"
+check "the trace shows at least 3 cycles ($#)" test $# -ge 3
+[ $# -ge 3 ] || set -- 0 0 0
+h2=$((M - $2))
+eval "h3=\$((M - \${$#}))"
+check "the first cycle had the headroom learnt before ($(((M - $1) >> 10)) KiB)" test $((M - $1)) -eq "$h1"
+check "the first cycle after the stalls at least doubled it ($((h1 >> 10)) -> $((h2 >> 10)) KiB)" \
+	test "$h2" -ge $((2 * h1 < M / 4 ? 2 * h1 : M / 4))
+check "quiet cycles shrank it again ($((h3 >> 10)) KiB after $# cycles)" test "$h3" -lt "$h2"
+set -- $(cat $D/reclaim_wmarks)	# one read: low_wmark L high_wmark H
+h=$((M - $2))
+check "the marks keep the gap: stop = wake - max(headroom / 4, 1 MiB)" \
+	test "$4" -eq $((M - h - (h / 4 > (1 << 20) ? h / 4 : 1 << 20)))
+
+# Off: the other settings decide again (none here: inactive).
+expect_eq "wmark_auto=0" "$(wr $D/wmark_auto 0)" OK
+expect_eq "nothing else set: marks at the limit" "$(wmark AM low) $(wmark AM high)" "$M $M"
+expect_eq "distances set" "$(wr $D/high_wmark_distance 24m) $(wr $D/low_wmark_distance 12m)" "OK OK"
+expect_eq "auto on again starts afresh, over the distances" \
+	"$(wr $D/wmark_auto 1) $(headroom)" "OK $((16 << 20))"
+expect_eq "auto off: the distances decide" "$(wr $D/wmark_auto 0) $(headroom)" "OK $((12 << 20))"
+killgroup AM
+rmgroup AM
+
+# A rule with auto=1, bounded by a ratio.
+mkgroup AR 256M
+cgmemchildren AR
+for bad in "$CG/AR auto=0" "$CG/AR auto=1 scale=5" "$CG/AR auto=1 high=8m low=4m"; do
+	expect_eq "rule_add refuses '$bad'" "$(wr $S/rule_add "$bad")" EINVAL
+done
+expect_eq "rule auto=1 ratio=90" "$(wr $S/rule_add "$CG/AR auto=1 ratio=90")" OK
+expect_eq "the rules file shows it" "$(sed 's/ id=.*//' $S/rules)" "/AR auto=1 ratio=90"
+mkgroup AR/c
+L=$((256 << 20))
+expect_eq "a new child is configured, bounded by the ratio: wake at limit - (limit - limit * 90 / 100) / 2" \
+	"$(awk -v id=$(cgid AR/c) '$1 == id { print $5 }' /proc/memcg_bgreclaim/groups)" $((L - (L - L * 90 / 100) / 2))
+expect_eq "adopted by hand" "$(wr $S/add $CG/AR/c)" OK
+C=$(grp_dir AR/c)
+expect_eq "it is in auto, with the rule's ratio" "$(cat $C/wmark_auto) $(cat $C/wmark_ratio)" "1 90"
+expect_eq "rule_del" "$(wr $S/rule_del "$CG/AR")" OK
+rmgroup AR/c AR
+check "module unloads" mbr_unload
