@@ -86,14 +86,16 @@ struct mbr_group {
 	struct mbr_bucket bucket;	/* cpu_budget's; worker only */
 	u64 throttled_until;		/* ns; no turn before, 0: none */
 	u64 auto_headroom;		/* wmark_auto's, bytes (0: the
-					 * starting one); the worker writes it
+					 * starting one); the worker learns
+					 * it, a reset zeroes it
 					 */
 	u64 auto_peak;			/* highest usage this cycle, bytes
 					 * (0: none open); worker only
 					 */
 	u64 auto_wake;			/* the cycle's wake mark; worker only */
-	s64 auto_stalls;		/* direct_reclaims and */
-	s64 auto_throttled;		/* budget_throttled at the last
+	s64 auto_stalls;		/* direct_reclaims, */
+	s64 auto_throttled;		/* budget_throttled and */
+	int auto_seq;			/* mbr_enable_seq at the last
 					 * cycle's end; worker only
 					 */
 	struct mbr_pool *pool;		/* a dedicated worker, or NULL
@@ -129,6 +131,7 @@ struct mbr_group {
 
 /* Tunables and state (main.c). */
 extern bool mbr_enabled;
+extern atomic_t mbr_enable_seq;
 extern unsigned int mbr_batch_pages;
 extern unsigned int mbr_check_pages;
 extern unsigned int mbr_nr_workers;
@@ -191,6 +194,7 @@ bool mbr_group_clear_backoff(struct mbr_group *g);
 void mbr_auto_observe(struct mbr_group *g, const struct mbr_marks *m,
 		      unsigned long usage);
 void mbr_auto_cycle_end(struct mbr_group *g);
+void mbr_auto_cycle_discard(struct mbr_group *g);
 void mbr_auto_reset(struct mbr_group *g);
 
 /* stats.c */

@@ -140,9 +140,9 @@ static inline int mbr_rule_spec_key(struct mbr_rule_spec *spec,
 		return mbr_budget_parse(v, vlen, '/', MBR_BUDGET_PERIOD_DEFAULT,
 					&spec->budget);
 	case MBR_KEY_AUTO:
-		if (mbr_parse_uint(v, vlen, 1, 1, &num))
+		if (mbr_parse_switch(v, vlen, &spec->wm.autotune) ||
+		    !spec->wm.autotune)
 			return -EINVAL;
-		spec->wm.autotune = true;
 		return 0;
 	}
 	return -EINVAL;

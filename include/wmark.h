@@ -96,8 +96,9 @@ static inline struct mbr_marks mbr_marks_ratio(u64 limit, unsigned int ratio,
  *
  * The headroom stays between MBR_AUTO_MIN and, with a ratio, the limit
  * minus wmark_ratio percent of it (the wake mark never goes below the
- * ratio's), or without one a quarter of the limit. A group starts at
- * half that bound, as it has nothing measured yet.
+ * ratio's, even where that bound is under MBR_AUTO_MIN), or without one
+ * a quarter of the limit. A group starts at half that bound, as it has
+ * nothing measured yet.
  */
 #define MBR_AUTO_MIN		(1ULL << 20)
 
@@ -116,9 +117,10 @@ static inline u64 mbr_auto_headroom(u64 headroom, u64 limit,
 
 	if (!headroom)
 		headroom = max / 2;
-	if (headroom > max)
-		headroom = max;
-	return headroom < MBR_AUTO_MIN ? MBR_AUTO_MIN : headroom;
+	if (headroom < MBR_AUTO_MIN)
+		headroom = MBR_AUTO_MIN;
+	/* The bound wins: the wake mark never goes below the ratio's. */
+	return headroom > max ? max : headroom;
 }
 
 static inline struct mbr_marks mbr_marks_auto(u64 limit, u64 headroom,

@@ -3,11 +3,19 @@
  * wmark_auto: a group's reclaim cycles, as its worker turns see them, and
  * the headroom they teach (the arithmetic is mbr_auto_next(), wmark.h).
  * A cycle opens at the first turn above the stop mark and closes at the
- * turn that finds the group back at its stop mark, or gives up on it.
- * Its peak is read at the start of each turn: the first one comes after
- * the wakeup's latency, which is the time the headroom has to cover.
+ * turn that finds the group back at its stop mark. Its peak is read at
+ * the start of each turn: the first one comes after the wakeup's
+ * latency, which is the time the headroom has to cover.
+ *
+ * Only what the headroom could have prevented teaches it. A cycle that
+ * ends because the group backs off, or because background reclaim was
+ * turned off, is discarded, and so are the stalls of such times and of
+ * cpu_budget's periods: the group's tasks were meant to reclaim then.
+ *
  * Every field here is the worker's own (one worker has a group at a
- * time) but the headroom, which the charge hook reads.
+ * time) but the headroom, which the charge hook reads and a reset
+ * zeroes; the worker applies every reset itself, at its next turn, so
+ * that a cycle of the old configuration cannot write over one.
  */
 #include <linux/memcontrol.h>
 #include <linux/page_counter.h>
@@ -15,7 +23,7 @@
 #include "mbr.h"
 
 /**
- * mbr_auto_reset() - start wmark_auto afresh on the next turn
+ * mbr_auto_reset() - start wmark_auto afresh
  * @g: the group
  *
  * Context: the configuration path, under mbr_config_mutex.
@@ -24,6 +32,15 @@ void mbr_auto_reset(struct mbr_group *g)
 {
 	WRITE_ONCE(g->auto_headroom, 0);
 	set_bit(MBR_GROUP_AUTO_RESET, &g->flags);
+}
+
+/* Forget the open cycle and the stalls so far. */
+static void mbr_auto_rebase(struct mbr_group *g)
+{
+	g->auto_peak = 0;
+	g->auto_stalls = atomic64_read(&g->stats.direct_reclaims);
+	g->auto_throttled = atomic64_read(&g->stats.budget_throttled);
+	g->auto_seq = atomic_read(&mbr_enable_seq);
 }
 
 /**
@@ -38,27 +55,37 @@ void mbr_auto_observe(struct mbr_group *g, const struct mbr_marks *m,
 	u64 bytes = (u64)usage << PAGE_SHIFT;
 
 	if (test_and_clear_bit(MBR_GROUP_AUTO_RESET, &g->flags)) {
-		g->auto_peak = 0;
-		g->auto_stalls = atomic64_read(&g->stats.direct_reclaims);
-		g->auto_throttled = atomic64_read(&g->stats.budget_throttled);
+		WRITE_ONCE(g->auto_headroom, 0);
+		mbr_auto_rebase(g);
+		return;		/* the marks were of the old headroom */
 	}
+	/* A limit or configuration change moved the marks: start over. */
+	if (g->auto_peak && m->low != g->auto_wake)
+		g->auto_peak = 0;
 	if (!g->auto_peak)
 		g->auto_wake = m->low;
 	g->auto_peak = max(g->auto_peak, bytes);
 }
 
 /**
- * mbr_auto_cycle_end() - the workers are done with a group for now
+ * mbr_auto_cycle_discard() - the cycle ends without teaching anything
  * @g: the group
- *
- * A stall counts only if no cpu_budget period held the group back since
- * the last cycle: its tasks were meant to reclaim for themselves then,
- * and more headroom would not have spared them.
+ */
+void mbr_auto_cycle_discard(struct mbr_group *g)
+{
+	if (g->auto_peak)
+		mbr_auto_rebase(g);
+}
+
+/**
+ * mbr_auto_cycle_end() - the group is back at its stop mark
+ * @g: the group
  */
 void mbr_auto_cycle_end(struct mbr_group *g)
 {
 	s64 stalls = atomic64_read(&g->stats.direct_reclaims);
 	s64 throttled = atomic64_read(&g->stats.budget_throttled);
+	int seq = atomic_read(&mbr_enable_seq);
 	unsigned long limit;
 	struct mbr_wmark_conf wm;
 	bool stalled;
@@ -66,18 +93,18 @@ void mbr_auto_cycle_end(struct mbr_group *g)
 
 	if (!g->auto_peak)
 		return;
-	stalled = stalls != g->auto_stalls && throttled == g->auto_throttled;
-	g->auto_stalls = stalls;
-	g->auto_throttled = throttled;
+	stalled = stalls != g->auto_stalls &&
+		  throttled == g->auto_throttled && seq == g->auto_seq;
 	used = g->auto_peak > g->auto_wake ? g->auto_peak - g->auto_wake : 0;
-	g->auto_peak = 0;
+	mbr_auto_rebase(g);
 
 	rcu_read_lock();
 	wm = rcu_dereference(g->conf)->wm;
 	rcu_read_unlock();
+	if (!wm.autotune || test_bit(MBR_GROUP_AUTO_RESET, &g->flags))
+		return;
 	limit = mbr_memcg_limit(g->memcg);
-	if (!wm.autotune || limit >= PAGE_COUNTER_MAX ||
-	    test_bit(MBR_GROUP_AUTO_RESET, &g->flags))
+	if (limit >= PAGE_COUNTER_MAX)
 		return;
 	WRITE_ONCE(g->auto_headroom,
 		   mbr_auto_next(READ_ONCE(g->auto_headroom), used, stalled,

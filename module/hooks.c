@@ -166,6 +166,13 @@ static int mbr_direct_entry(struct kretprobe_instance *ri,
 	memcg = (struct mem_cgroup *)regs_get_kernel_argument(regs, 0);
 	if (!memcg || !atomic_read(&mbr_nr_groups) || mbr_current_is_worker())
 		return 1;	/* do not arm the return probe */
+	/*
+	 * memory.reclaim (an agent such as senpai) is no task's stall; it
+	 * would also pin wmark_auto's headroom at its bound. The options
+	 * are the fourth argument on 6.1 and 6.12 alike.
+	 */
+	if (regs_get_kernel_argument(regs, 3) & MEMCG_RECLAIM_PROACTIVE)
+		return 1;
 	call->id = cgroup_id(memcg->css.cgroup);
 	rcu_read_lock();
 	watched = mbr_group_lookup_rcu(call->id);

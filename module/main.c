@@ -23,6 +23,8 @@
 
 const char mbr_version[] = MBR_VERSION;
 bool mbr_enabled = true;
+/* Times background reclaim was turned back on: see autotune.c. */
+atomic_t mbr_enable_seq = ATOMIC_INIT(0);
 unsigned int mbr_nr_workers;
 
 /*

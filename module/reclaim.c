@@ -158,7 +158,7 @@ bool mbr_reclaim_turn(struct mbr_group *g)
 
 	if (!READ_ONCE(mbr_enabled) ||
 	    test_bit(MBR_GROUP_UNRECLAIMABLE, &g->flags))
-		goto idle;
+		goto discard;
 	marks = mbr_group_marks(g, memcg);
 	usage = mbr_usage_pages(memcg);
 	stop = marks.high >> PAGE_SHIFT;
@@ -179,7 +179,7 @@ bool mbr_reclaim_turn(struct mbr_group *g)
 	if (!victim) {
 		/* Only protected memory is left above the mark. */
 		mbr_group_backoff(g, mbr_memcg_limit(memcg));
-		goto idle;
+		goto discard;
 	}
 	/* Never more than the way down to the stop mark. */
 	requested = min3((unsigned long)READ_ONCE(mbr_batch_pages),
@@ -218,12 +218,16 @@ bool mbr_reclaim_turn(struct mbr_group *g)
 	} else if (++g->nr_failures >= MBR_MAX_FAILURES) {
 		g->nr_failures = 0;
 		mbr_group_backoff(g, mbr_memcg_limit(memcg));
-		goto idle;
+		goto discard;
 	}
 	if (usage > stop)
 		return true;
 idle:
-	/* Whatever ends the cycle, wmark_auto learns from it. */
+	/* Back at the stop mark: wmark_auto learns from the cycle. */
 	mbr_auto_cycle_end(g);
+	return false;
+discard:
+	/* Backed off or turned off: the headroom was not what failed. */
+	mbr_auto_cycle_discard(g);
 	return false;
 }

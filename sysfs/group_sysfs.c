@@ -71,6 +71,11 @@ static ssize_t mbr_setting_store(struct mbr_group *g, enum mbr_setting what,
 
 	if (what == MBR_SET_HIGH_DIST || what == MBR_SET_LOW_DIST) {
 		ret = mbr_parse_size(buf, count, &val);
+	} else if (what == MBR_SET_AUTO) {
+		bool on;
+
+		ret = mbr_parse_switch(buf, count, &on);
+		val = on;
 	} else {
 		ret = mbr_parse_uint(buf, count, 0, UINT_MAX, &num);
 		val = num;

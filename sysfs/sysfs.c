@@ -38,6 +38,8 @@ static ssize_t enabled_store(struct kobject *kobj, struct kobj_attribute *attr,
 
 	if (ret)
 		return ret;
+	if (on && !READ_ONCE(mbr_enabled))
+		atomic_inc(&mbr_enable_seq);
 	WRITE_ONCE(mbr_enabled, on);
 	if (!on)
 		mbr_drain_queue();

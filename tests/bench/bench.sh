@@ -489,7 +489,7 @@ auto_sampler() {	# auto_sampler OUT: memory.current every 50 ms, until killed
 	done
 }
 auto_run() {	# auto_run WORKLOAD CONTENDER REP
-	local spid n comm mean
+	local spid n comm mean low
 	auto_setup $2
 	drop_caches
 	: >/tmp/auto.cur
@@ -518,10 +518,12 @@ auto_run() {	# auto_run WORKLOAD CONTENDER REP
 		on { v[k++] = l - $1 } END {
 			for (i = int(k / 2); i < k; i++) { s += v[i]; m++ }
 			printf "%d", m ? s / m : 0 }' /tmp/auto.cur)
+	low=$(wmark G low)
 	set -- "$1" "$2" "$3" $(cat /tmp/out)
+	# (stream prints no percentiles: its p99 stays empty)
 	json scenario auto workload $1 contender $2 rep $3 direct $n $(deltas) \
-		headroom_mean $mean headroom_end $(((LIMIT_MB << 20) - $(wmark G low))) \
-		cycles $(gstat G auto_cycles) p99_ns ${9:-0}
+		headroom_mean $mean headroom_end $(((LIMIT_MB << 20) - ${low:-0})) \
+		cycles $(gstat G auto_cycles) p99_ns "${9:-}"
 	killgroup G
 	[ -n "${spid:-}" ] && wait $spid 2>/dev/null
 	spid=

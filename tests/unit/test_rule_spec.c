@@ -49,6 +49,7 @@ static void test_parse_bad(void)
 		"/k ratio=80 scale=1001", "/k ratio=8x", "/k high=1q low=1m",
 		"/k auto=0", "/k auto=2", "/k auto=", "/k auto=1 scale=5",
 		"/k auto=1 high=8m low=4m", "/k auto=1 low=4m", "/k auto=1 auto=1",
+		"/k auto=01", "/k auto=1x",
 	};
 	struct mbr_rule_spec sp;
 	const char *bad;

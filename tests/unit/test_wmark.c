@@ -181,7 +181,15 @@ static void test_auto(void)
 	m = mbr_conf_marks(&c, lim, lim);
 	ok(m.low == lim - lim / 4, "and at most its bound");
 	m = mbr_conf_marks(&c, MiB, 0);
-	ok(m.low == 0 && m.high == 0, "a limit under the minimum clamps at 0");
+	ok(m.low == MiB - MiB / 4 && m.high == 0,
+	   "under 4 MiB the bound wins over MBR_AUTO_MIN; stop clamps at 0");
+	c.ratio = 100;
+	m = mbr_conf_marks(&c, lim, 0);
+	ok(m.low == lim, "ratio 100: the wake mark stays at the limit");
+	c.ratio = 99;
+	m = mbr_conf_marks(&c, 64 * MiB, 8 * MiB);
+	ok(m.low == mbr_frac(64 * MiB, 99, 100), "ratio 99: never below the ratio's mark");
+	c.ratio = 0;
 	ok(mbr_conf_active(&c), "auto alone is active");
 
 	h = mbr_auto_next(16 * MiB, 4 * MiB, false, lim, 0);
