@@ -690,30 +690,35 @@ static char *canon_rule(const char *line)
 {
 	struct mbr_rule_spec s;
 	const char *bad;
-	char *out;
+	char buf[8192], *out;
+	size_t n;
 
 	mbr_rule_spec_parse(line, strlen(line), &s, &bad);
-	if (s.wm.autotune) {
-		if (asprintf(&out, "%.*s auto=1", (int)s.path_len, s.path) < 0 ||
-		    (s.wm.ratio && asprintf(&out, "%s ratio=%u", out, s.wm.ratio) < 0))
-			die(EX_KERNEL, "out of memory");
-	} else if (s.wm.ratio) {
-		if (asprintf(&out, "%.*s ratio=%u scale=%u", (int)s.path_len, s.path,
-			     s.wm.ratio, s.wm.scale) < 0)
-			die(EX_KERNEL, "out of memory");
-	} else if (asprintf(&out, "%.*s high=%llu low=%llu", (int)s.path_len, s.path,
-			    (unsigned long long)s.wm.high_dist,
-			    (unsigned long long)s.wm.low_dist) < 0) {
-		die(EX_KERNEL, "out of memory");
-	}
-	if (s.match[0] && asprintf(&out, "%s match=%s", out, s.match) < 0)
-		die(EX_KERNEL, "out of memory");
-	if (s.max_depth && asprintf(&out, "%s depth=%u", out, s.max_depth) < 0)
-		die(EX_KERNEL, "out of memory");
-	if (mbr_budget_set(&s.budget) &&
-	    asprintf(&out, "%s cpu_budget=%llu/%llu", out,
-		     (unsigned long long)s.budget.quota_us,
-		     (unsigned long long)s.budget.period_us) < 0)
+	/* One buffer, appended to: a path is under 4096 bytes, the rest short. */
+#define ADD(...) (n += snprintf(buf + n, n < sizeof(buf) ? sizeof(buf) - n : 0, __VA_ARGS__))
+	n = 0;
+	ADD("%.*s", (int)s.path_len, s.path);
+	if (s.wm.autotune)
+		ADD(" auto=1");
+	if (s.wm.autotune && s.wm.ratio)
+		ADD(" ratio=%u", s.wm.ratio);
+	else if (s.wm.ratio)
+		ADD(" ratio=%u scale=%u", s.wm.ratio, s.wm.scale);
+	else if (!s.wm.autotune)
+		ADD(" high=%llu low=%llu", (unsigned long long)s.wm.high_dist,
+		    (unsigned long long)s.wm.low_dist);
+	if (s.match[0])
+		ADD(" match=%s", s.match);
+	if (s.max_depth)
+		ADD(" depth=%u", s.max_depth);
+	if (mbr_budget_set(&s.budget))
+		ADD(" cpu_budget=%llu/%llu", (unsigned long long)s.budget.quota_us,
+		    (unsigned long long)s.budget.period_us);
+#undef ADD
+	if (n >= sizeof(buf))
+		die(EX_CONFIG, "rule too long: %.64s...", line);
+	out = strdup(buf);
+	if (!out)
 		die(EX_KERNEL, "out of memory");
 	return out;
 }
@@ -762,6 +767,7 @@ static int cmd_apply(int argc, char **argv)
 
 		for (j = 0; j < n; j++)
 			same |= !strcmp(cur[j].line, want);
+		free(want);
 		if (same) {
 			kept++;
 			continue;
