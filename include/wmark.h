@@ -92,7 +92,14 @@ static inline struct mbr_marks mbr_marks_ratio(u64 limit, unsigned int ratio,
  * by a quarter of its excess per cycle, so that one quiet cycle does not
  * undo what a burst taught. A stall (a task of the group in direct
  * reclaim since the last cycle) at least doubles it. The stop mark lies
- * a quarter of the headroom, at least MBR_AUTO_MIN, below the wake mark.
+ * a quarter of the headroom, at least MBR_AUTO_GAP_MIN, below the wake
+ * mark.
+ *
+ * MBR_AUTO_MIN is two worker turns' requests at the default batch_pages:
+ * a cycle's measured rise is read at turn starts and misses what is
+ * charged between them, and with 1 MiB the bench's streaming reader
+ * stalled 2-29 times per pass on 6.1 where fixed marks 2 MiB below the
+ * limit never did.
  *
  * The headroom stays between MBR_AUTO_MIN and, with a ratio, the limit
  * minus wmark_ratio percent of it (the wake mark never goes below the
@@ -100,7 +107,8 @@ static inline struct mbr_marks mbr_marks_ratio(u64 limit, unsigned int ratio,
  * a quarter of the limit. A group starts at half that bound, as it has
  * nothing measured yet.
  */
-#define MBR_AUTO_MIN		(1ULL << 20)
+#define MBR_AUTO_MIN		(2ULL << 20)
+#define MBR_AUTO_GAP_MIN	(1ULL << 20)
 
 static inline u64 mbr_auto_max(u64 limit, unsigned int ratio)
 {
@@ -129,7 +137,7 @@ static inline struct mbr_marks mbr_marks_auto(u64 limit, u64 headroom,
 	u64 gap;
 
 	headroom = mbr_auto_headroom(headroom, limit, ratio);
-	gap = headroom / 4 > MBR_AUTO_MIN ? headroom / 4 : MBR_AUTO_MIN;
+	gap = headroom / 4 > MBR_AUTO_GAP_MIN ? headroom / 4 : MBR_AUTO_GAP_MIN;
 	return mbr_marks_compute(limit, headroom + gap, headroom);
 }
 

@@ -175,7 +175,7 @@ static void test_auto(void)
 	   "no ratio: bound a quarter of the limit, stop a quarter below");
 	m = mbr_conf_marks(&c, lim, 2 * MiB);
 	ok(m.low == lim - 2 * MiB && m.high == lim - 3 * MiB,
-	   "a small headroom keeps a gap of MBR_AUTO_MIN");
+	   "a small headroom keeps a gap of MBR_AUTO_GAP_MIN");
 	m = mbr_conf_marks(&c, lim, 1);
 	ok(m.low == lim - MBR_AUTO_MIN, "the headroom is at least MBR_AUTO_MIN");
 	m = mbr_conf_marks(&c, lim, lim);
@@ -205,6 +205,8 @@ static void test_auto(void)
 	ok(h == lim / 4, "never past its bound");
 	h = mbr_auto_next(4 * MiB, 0, false, lim, 0);
 	ok(h == 3 * MiB, "a quiet cycle shrinks it");
+	h = mbr_auto_next(2 * MiB + 4, 0, false, lim, 0);
+	ok(h == MBR_AUTO_MIN, "but not under MBR_AUTO_MIN");
 	for (h = 32 * MiB; h > MBR_AUTO_MIN;)
 		h = mbr_auto_next(h, 0, false, lim, 0);
 	ok(h == MBR_AUTO_MIN, "quiet cycles take it down to MBR_AUTO_MIN");
