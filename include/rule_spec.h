@@ -11,6 +11,11 @@
 
 #include "budget.h"
 #include "wmark.h"
+#ifdef __KERNEL__
+#include <linux/kernel.h>
+#else
+#include <stdio.h>
+#endif
 
 /* A glob is at most this long; cgroup names are at most NAME_MAX. */
 #define MBR_MATCH_MAX	128
@@ -222,6 +227,46 @@ static inline int mbr_rule_spec_parse(const char *buf, size_t len,
 	    !spec->wm.low_dist)
 		return -EINVAL;
 	return spec->wm.high_dist > spec->wm.low_dist ? 0 : -EINVAL;
+}
+
+/*
+ * A rule's settings as the rules file shows them and as the CLI compares
+ * them (so that an unchanged rule compares equal): the path, the marks in
+ * their one form ("auto=1[ ratio=N]", "ratio=N scale=N" or "high=BYTES
+ * low=BYTES"), then match=, depth= and cpu_budget= where set. With
+ * snprintf()'s contract: writes at most @size bytes, NUL included, and
+ * returns the length the whole text needs, so that @size 0 (and a NULL
+ * @buf) only measures it.
+ */
+static inline size_t mbr_rule_spec_format(char *buf, size_t size,
+					  const struct mbr_rule_spec *s)
+{
+	size_t n = 0;
+
+#define MBR_ADD(...) \
+	(n += snprintf(n < size ? buf + n : NULL, n < size ? size - n : 0, \
+		       __VA_ARGS__))
+	MBR_ADD("%.*s", (int)s->path_len, s->path);
+	if (s->wm.autotune)
+		MBR_ADD(" auto=1");
+	if (s->wm.autotune && s->wm.ratio)
+		MBR_ADD(" ratio=%u", s->wm.ratio);
+	else if (s->wm.ratio)
+		MBR_ADD(" ratio=%u scale=%u", s->wm.ratio, s->wm.scale);
+	else if (!s->wm.autotune)
+		MBR_ADD(" high=%llu low=%llu",
+			(unsigned long long)s->wm.high_dist,
+			(unsigned long long)s->wm.low_dist);
+	if (s->match[0])
+		MBR_ADD(" match=%s", s->match);
+	if (s->max_depth)
+		MBR_ADD(" depth=%u", s->max_depth);
+	if (mbr_budget_set(&s->budget))
+		MBR_ADD(" cpu_budget=%llu/%llu",
+			(unsigned long long)s->budget.quota_us,
+			(unsigned long long)s->budget.period_us);
+#undef MBR_ADD
+	return n;
 }
 
 #endif /* MBR_RULE_SPEC_H */

@@ -268,19 +268,29 @@ static void mbr_rules_work_fn(struct work_struct *work)
 	mutex_unlock(&mbr_rules_mutex);
 }
 
-/*
- * The length of a rule's line in the rules file, at most: the path, the
- * glob, and the numbers at their widest.
- */
+/* A rule's settings, as the parser would give them, for the formatter. */
+static void mbr_rule_spec_of(const struct mbr_rule *r,
+			     struct mbr_rule_spec *s)
+{
+	s->path = r->path;
+	s->path_len = strlen(r->path);
+	s->wm = r->wm;
+	s->budget = r->budget;
+	strscpy(s->match, r->match, sizeof(s->match));
+	s->max_depth = r->max_depth;
+}
+
+/* The widest tail of a line: the rule's id and its number of groups. */
+#define MBR_RULE_TAIL_MAX \
+	sizeof(" id=18446744073709551615 groups=4294967295\n")
+
+/* The length of a rule's line in the rules file, at most. */
 static size_t mbr_rule_show_len(const struct mbr_rule *r)
 {
-	/* The distances are the longest form (longer than auto=1 ratio=100). */
-	size_t len = strlen(r->path) + strlen(r->match) +
-		sizeof(" high=18446744073709551615 low=18446744073709551615 match= depth=1000 id=18446744073709551615 groups=4294967295\n");
+	struct mbr_rule_spec s;
 
-	if (mbr_budget_set(&r->budget))
-		len += sizeof(" cpu_budget=18446744073709551615/1000000") - 1;
-	return len;
+	mbr_rule_spec_of(r, &s);
+	return mbr_rule_spec_format(NULL, 0, &s) + MBR_RULE_TAIL_MAX;
 }
 
 /* The rules file's length at most, without @skip. Under the mutex. */
@@ -433,6 +443,7 @@ int mbr_rule_del(const char *buf, size_t len)
  */
 int mbr_rules_show(char *buf)
 {
+	struct mbr_rule_spec s;
 	struct mbr_rule *r;
 	int len = 0;
 
@@ -440,27 +451,15 @@ int mbr_rules_show(char *buf)
 	list_for_each_entry(r, &mbr_rules, node) {
 		if (r->dead)
 			continue;
-		len += sysfs_emit_at(buf, len, "%s", r->path);
-		if (r->wm.autotune)
-			len += sysfs_emit_at(buf, len, " auto=1");
-		if (r->wm.autotune && r->wm.ratio)
-			len += sysfs_emit_at(buf, len, " ratio=%u",
-					     r->wm.ratio);
-		else if (r->wm.ratio)
-			len += sysfs_emit_at(buf, len, " ratio=%u scale=%u",
-					     r->wm.ratio, r->wm.scale);
-		else if (!r->wm.autotune)
-			len += sysfs_emit_at(buf, len, " high=%llu low=%llu",
-					     r->wm.high_dist, r->wm.low_dist);
-		if (r->match[0])
-			len += sysfs_emit_at(buf, len, " match=%s", r->match);
-		if (r->max_depth)
-			len += sysfs_emit_at(buf, len, " depth=%u",
-					     r->max_depth);
-		if (mbr_budget_set(&r->budget))
-			len += sysfs_emit_at(buf, len, " cpu_budget=%llu/%llu",
-					     r->budget.quota_us,
-					     r->budget.period_us);
+		/*
+		 * Fits: mbr_rule_add() refuses a rule whose line could take
+		 * the file past a page. Clamped all the same, so that a bug
+		 * there truncates the file instead of writing past it.
+		 */
+		mbr_rule_spec_of(r, &s);
+		len += min_t(size_t, mbr_rule_spec_format(buf + len,
+							  PAGE_SIZE - len, &s),
+			     PAGE_SIZE - 1 - len);
 		len += sysfs_emit_at(buf, len, " id=%llu groups=%u\n", r->id,
 				     mbr_groups_of_rule(r->id));
 	}

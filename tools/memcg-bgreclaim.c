@@ -690,36 +690,15 @@ static char *canon_rule(const char *line)
 {
 	struct mbr_rule_spec s;
 	const char *bad;
-	char buf[8192], *out;
 	size_t n;
+	char *out;
 
 	mbr_rule_spec_parse(line, strlen(line), &s, &bad);
-	/* One buffer, appended to: a path is under 4096 bytes, the rest short. */
-#define ADD(...) (n += snprintf(buf + n, n < sizeof(buf) ? sizeof(buf) - n : 0, __VA_ARGS__))
-	n = 0;
-	ADD("%.*s", (int)s.path_len, s.path);
-	if (s.wm.autotune)
-		ADD(" auto=1");
-	if (s.wm.autotune && s.wm.ratio)
-		ADD(" ratio=%u", s.wm.ratio);
-	else if (s.wm.ratio)
-		ADD(" ratio=%u scale=%u", s.wm.ratio, s.wm.scale);
-	else if (!s.wm.autotune)
-		ADD(" high=%llu low=%llu", (unsigned long long)s.wm.high_dist,
-		    (unsigned long long)s.wm.low_dist);
-	if (s.match[0])
-		ADD(" match=%s", s.match);
-	if (s.max_depth)
-		ADD(" depth=%u", s.max_depth);
-	if (mbr_budget_set(&s.budget))
-		ADD(" cpu_budget=%llu/%llu", (unsigned long long)s.budget.quota_us,
-		    (unsigned long long)s.budget.period_us);
-#undef ADD
-	if (n >= sizeof(buf))
-		die(EX_CONFIG, "rule too long: %.64s...", line);
-	out = strdup(buf);
+	n = mbr_rule_spec_format(NULL, 0, &s) + 1;
+	out = malloc(n);
 	if (!out)
 		die(EX_KERNEL, "out of memory");
+	mbr_rule_spec_format(out, n, &s);
 	return out;
 }
 

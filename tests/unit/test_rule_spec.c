@@ -108,8 +108,51 @@ static void test_budget_key(void)
 	   "cpu_budget at most once");
 }
 
+/* fmt(LINE): LINE parsed, then formatted as the rules file shows it. */
+static const char *fmt(const char *line)
+{
+	static char out[512];
+	struct mbr_rule_spec sp;
+	const char *bad;
+
+	if (parse(line, &sp, &bad))
+		return "(refused)";
+	if (mbr_rule_spec_format(out, sizeof(out), &sp) >= sizeof(out))
+		return "(too long)";
+	return out;
+}
+
+static void test_format(void)
+{
+	struct mbr_rule_spec sp;
+	const char *bad;
+	char small[8], once[512];
+	size_t n;
+
+	ok(!strcmp(fmt("/k  high=24m low=12m"), "/k high=25165824 low=12582912"),
+	   "format: distances in bytes");
+	ok(!strcmp(fmt("/k ratio=80 depth=2"), "/k ratio=80 scale=50 depth=2"),
+	   "format: a ratio with its scale made explicit");
+	ok(!strcmp(fmt("/k auto=1"), "/k auto=1"), "format: auto alone");
+	ok(!strcmp(fmt("/k depth=1 ratio=70 auto=1 match=*.scope cpu_budget=10000"),
+		   "/k auto=1 ratio=70 match=*.scope depth=1 cpu_budget=10000/100000"),
+	   "format: every key, in the file's order");
+	snprintf(once, sizeof(once), "%s",
+		 fmt("/k ratio=90 scale=200 cpu_budget=5000/50000"));
+	ok(!strcmp(fmt(once), once) &&
+	   !strcmp(once, "/k ratio=90 scale=200 cpu_budget=5000/50000"),
+	   "format: its own output parses back to itself");
+	parse("/kubepods.slice ratio=80", &sp, &bad);
+	n = mbr_rule_spec_format(NULL, 0, &sp);
+	ok(n == strlen("/kubepods.slice ratio=80 scale=50") &&
+	   mbr_rule_spec_format(small, sizeof(small), &sp) == n &&
+	   !strcmp(small, "/kubepo"),
+	   "format: size 0 measures; a short buffer is cut and NUL-ended");
+}
+
 int main(void)
 {
+	test_format();
 	test_budget_key();
 	test_parse_good();
 	test_parse_bad();
