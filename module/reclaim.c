@@ -190,10 +190,20 @@ bool mbr_reclaim_turn(struct mbr_group *g)
 	 * of need is not memory pressure, so it must not feed vmpressure,
 	 * which on cgroup v2 would set the group's socket_pressure and
 	 * throttle its TCP for a second. The scan still counts as
-	 * pgscan_direct in memory.stat: the kswapd accounting that would
-	 * avoid that (PF_KSWAPD) makes MGLRU use the node's one kswapd
-	 * walk buffer and sets node-wide writeback flags, unsafe from
-	 * several threads beside kswapd.
+	 * pgscan_direct in memory.stat, which both kernels decide by
+	 * current_is_kswapd() alone (6.12: or the khugepaged thread
+	 * function). Running as kswapd (PF_KSWAPD) would change far more
+	 * than the counter:
+	 * - 6.12's MGLRU (on in Debian's 6.12): should_abort_scan() ends
+	 *   a kswapd scan once the node's zones are above their high
+	 *   watermarks, that is at once when the pressure is a cgroup's
+	 *   limit; and clear_mm_walk() frees the walk buffer of proactive
+	 *   reclaim only for non-kswapd tasks, so every turn would leak one.
+	 * - Both kernels' shrink_node(): kswapd's scan results set the
+	 *   node-wide PGDAT_WRITEBACK and PGDAT_DIRTY flags and throttle on
+	 *   writeback, steering global reclaim and every other tenant.
+	 * So the counter stays as memory.reclaim's, and the group's own
+	 * stat file counts what the workers did (reclaimed_pages).
 	 */
 	reclaimed = mbr_call_tfmcp(victim, requested, GFP_KERNEL,
 				   MEMCG_RECLAIM_MAY_SWAP |
