@@ -29,8 +29,18 @@
  * recursive lock to lockdep (it is not one: two files). The work item
  * runs with the kernel's credentials and namespaces, so it sees every
  * cgroup and names the thread by its global pid.
+ *
+ * The writer waits for the work on a completion, not with flush_work():
+ * lockdep (make check-debug) saw a cycle through flush_work's
+ * dependency on the work, sb_writers(cgroup2) -> kernfs of->mutex ->
+ * mbr_billing_mutex -> the work -> sb_writers(cgroup2), since opening
+ * cgroup.procs for writing takes the mount's write access. No such
+ * deadlock can happen: the work's of->mutex is that of its own, new
+ * open file, and sb_writers is taken only for read, which waits only
+ * for a freeze, and cgroup2 cannot be frozen (kernfs has no freeze_fs).
  */
 #include <linux/cgroup.h>
+#include <linux/completion.h>
 #include <linux/fs.h>
 #include <linux/mutex.h>
 #include <linux/namei.h>
@@ -57,6 +67,7 @@ static int mbr_billing_refuse(const char *dir, int err, const char *why)
 /* A move of one thread into the cgroup at ->dir, done by a work item. */
 struct mbr_billing_move {
 	struct work_struct work;
+	struct completion done;
 	struct path dir;
 	pid_t pid;
 	ssize_t ret;
@@ -81,7 +92,7 @@ static void mbr_billing_move_fn(struct work_struct *work)
 	f = file_open_root(&m->dir, "cgroup.procs", O_WRONLY | O_NOFOLLOW, 0);
 	if (IS_ERR(f)) {
 		m->ret = PTR_ERR(f);
-		return;
+		goto out;
 	}
 	d = f->f_path.dentry;
 	if (f->f_path.mnt != m->dir.mnt || d->d_parent != m->dir.dentry ||
@@ -92,6 +103,9 @@ static void mbr_billing_move_fn(struct work_struct *work)
 		m->ret = kernel_write(f, num, len, &pos);
 	}
 	filp_close(f, NULL);
+out:
+	/* The last touch of *m: the waiter's stack frame holds it. */
+	complete(&m->done);
 }
 
 /* Move @p's worker into the cgroup2 directory @dir. */
@@ -124,8 +138,9 @@ static int mbr_billing_move(const char *dir, struct mbr_pool *p)
 	}
 
 	INIT_WORK_ONSTACK(&m.work, mbr_billing_move_fn);
+	init_completion(&m.done);
 	queue_work(system_unbound_wq, &m.work);
-	flush_work(&m.work);
+	wait_for_completion(&m.done);
 	destroy_work_on_stack(&m.work);
 	ret = m.ret < 0 ? m.ret : 0;
 	if (ret == -EBUSY)
