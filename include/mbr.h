@@ -231,8 +231,20 @@ bool mbr_budget_throttled(struct mbr_group *g);
 /* billing.c: a dedicated worker billed to a cgroup (cpu_cgroup) */
 ssize_t mbr_group_show_cpu_cgroup(struct mbr_group *g, char *buf);
 
+/* pace.c: sharing a worker's CPU with the tasks it serves */
+#define MBR_PACE_RUN_NS		(500 * NSEC_PER_USEC)
+#define MBR_PACE_CHUNK		64	/* pages per step while shared */
+struct mbr_pace {
+	u64 since;			/* local_clock() at the run's start */
+	unsigned long nr_switches;	/* the worker's, at the last look */
+};
+extern atomic64_t mbr_pace_yields;
+void mbr_pace_init(struct mbr_pace *pace);
+bool mbr_pace_shared(void);
+void mbr_pace(struct mbr_pace *pace);
+
 /* reclaim.c: one worker turn on one group */
-bool mbr_reclaim_turn(struct mbr_group *g);
+bool mbr_reclaim_turn(struct mbr_group *g, struct mbr_pace *pace);
 
 /* hooks.c */
 int mbr_hooks_init_offline(void);

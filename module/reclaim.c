@@ -141,14 +141,67 @@ static unsigned long mbr_usage_pages(struct mem_cgroup *memcg)
 	return page_counter_read(&memcg->memory);
 }
 
+/*
+ * MEMCG_RECLAIM_PROACTIVE, as memory.reclaim passes: reclaim ahead
+ * of need is not memory pressure, so it must not feed vmpressure,
+ * which on cgroup v2 would set the group's socket_pressure and
+ * throttle its TCP for a second. The scan still counts as
+ * pgscan_direct in memory.stat, which both kernels decide by
+ * current_is_kswapd() alone (6.12: or the khugepaged thread
+ * function). Running as kswapd (PF_KSWAPD) would change far more
+ * than the counter:
+ * - 6.12's MGLRU (on in Debian's 6.12): should_abort_scan() ends
+ *   a kswapd scan once the node's zones are above their high
+ *   watermarks, that is at once when the pressure is a cgroup's
+ *   limit; and clear_mm_walk() frees the walk buffer of proactive
+ *   reclaim only for non-kswapd tasks, so every turn would leak one.
+ * - Both kernels' shrink_node(): kswapd's scan results set the
+ *   node-wide PGDAT_WRITEBACK and PGDAT_DIRTY flags and throttle on
+ *   writeback, steering global reclaim and every other tenant.
+ * So the counter stays as memory.reclaim's, and the group's own
+ * stat file counts what the workers did (reclaimed_pages).
+ */
+static unsigned long mbr_reclaim_step(struct mem_cgroup *victim,
+				      unsigned long nr_pages)
+{
+	return mbr_call_tfmcp(victim, nr_pages, GFP_KERNEL,
+			      MEMCG_RECLAIM_MAY_SWAP | MEMCG_RECLAIM_PROACTIVE);
+}
+
+/*
+ * @requested pages from @victim: at once while the worker has its CPU
+ * to itself, MBR_PACE_CHUNK pages a step while another task waits for
+ * it, pacing in between (pace.c). A step that gets less than a quarter
+ * of what it asked for ends the turn; the turn's progress rule judges
+ * the sum.
+ */
+static unsigned long mbr_reclaim_steps(struct mem_cgroup *victim,
+				       unsigned long requested,
+				       struct mbr_pace *pace)
+{
+	unsigned long reclaimed = 0, step, got;
+
+	for (;;) {
+		step = requested - reclaimed;
+		if (mbr_pace_shared())
+			step = min_t(unsigned long, step, MBR_PACE_CHUNK);
+		got = mbr_reclaim_step(victim, step);
+		reclaimed += got;
+		if (reclaimed >= requested || got < step / 4)
+			return reclaimed;
+		mbr_pace(pace);
+	}
+}
+
 /**
  * mbr_reclaim_turn() - one batch of reclaim if the group is still above
  *	its stop mark
  * @g: the group, with a reference held by the caller
+ * @pace: the worker's pacing state
  *
  * Return: whether the group should go back on the FIFO.
  */
-bool mbr_reclaim_turn(struct mbr_group *g)
+bool mbr_reclaim_turn(struct mbr_group *g, struct mbr_pace *pace)
 {
 	struct mem_cgroup *memcg = g->memcg, *victim;
 	unsigned long requested, reclaimed, usage, stop, slack;
@@ -185,29 +238,7 @@ bool mbr_reclaim_turn(struct mbr_group *g)
 	requested = min3((unsigned long)READ_ONCE(mbr_batch_pages),
 			 usage - stop, slack);
 	start_ns = ktime_get_ns();
-	/*
-	 * MEMCG_RECLAIM_PROACTIVE, as memory.reclaim passes: reclaim ahead
-	 * of need is not memory pressure, so it must not feed vmpressure,
-	 * which on cgroup v2 would set the group's socket_pressure and
-	 * throttle its TCP for a second. The scan still counts as
-	 * pgscan_direct in memory.stat, which both kernels decide by
-	 * current_is_kswapd() alone (6.12: or the khugepaged thread
-	 * function). Running as kswapd (PF_KSWAPD) would change far more
-	 * than the counter:
-	 * - 6.12's MGLRU (on in Debian's 6.12): should_abort_scan() ends
-	 *   a kswapd scan once the node's zones are above their high
-	 *   watermarks, that is at once when the pressure is a cgroup's
-	 *   limit; and clear_mm_walk() frees the walk buffer of proactive
-	 *   reclaim only for non-kswapd tasks, so every turn would leak one.
-	 * - Both kernels' shrink_node(): kswapd's scan results set the
-	 *   node-wide PGDAT_WRITEBACK and PGDAT_DIRTY flags and throttle on
-	 *   writeback, steering global reclaim and every other tenant.
-	 * So the counter stays as memory.reclaim's, and the group's own
-	 * stat file counts what the workers did (reclaimed_pages).
-	 */
-	reclaimed = mbr_call_tfmcp(victim, requested, GFP_KERNEL,
-				   MEMCG_RECLAIM_MAY_SWAP |
-				   MEMCG_RECLAIM_PROACTIVE);
+	reclaimed = mbr_reclaim_steps(victim, requested, pace);
 	css_put(&victim->css);
 	atomic64_inc(&g->stats.reclaim_runs);
 	atomic64_add(reclaimed, &g->stats.reclaimed_pages);

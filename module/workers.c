@@ -173,14 +173,14 @@ static void mbr_fifo_done(struct mbr_group *g, struct mbr_pool *from,
  * is charged the same figure.
  */
 static void mbr_work_on(struct mbr_pool *p, struct mbr_group *g,
-			u64 *cpu_mark)
+			u64 *cpu_mark, struct mbr_pace *pace)
 {
 	bool requeue = false;
 	u64 now;
 
 	/* The memcg is pinned by the group; a dying one is left alone. */
 	if (!READ_ONCE(g->dead) && !css_is_dying(&g->memcg->css))
-		requeue = mbr_reclaim_turn(g);
+		requeue = mbr_reclaim_turn(g, pace);
 	now = mbr_task_cpu_ns(current);
 	atomic64_add(now - *cpu_mark, &g->stats.reclaim_cpu_ns);
 	mbr_budget_charge(g, now - *cpu_mark);
@@ -219,6 +219,7 @@ static void mbr_worker_set_policy(void)
 static int mbr_worker_fn(void *data)
 {
 	struct mbr_pool *p = data;
+	struct mbr_pace pace;
 	struct mbr_group *g;
 	u64 cpu_mark;
 
@@ -227,6 +228,7 @@ static int mbr_worker_fn(void *data)
 	mbr_worker_set_policy();
 	set_freezable();
 	cpu_mark = mbr_task_cpu_ns(current);
+	mbr_pace_init(&pace);
 	while (!kthread_should_stop()) {
 		/* The freezer wakes kthreads in TASK_INTERRUPTIBLE. */
 		swait_event_interruptible_exclusive(p->wq,
@@ -237,9 +239,9 @@ static int mbr_worker_fn(void *data)
 		g = mbr_fifo_pop(p);
 		if (!g)
 			continue;
-		mbr_work_on(p, g, &cpu_mark);
+		mbr_work_on(p, g, &cpu_mark, &pace);
 		mbr_group_put(g);
-		cond_resched();
+		mbr_pace(&pace);
 	}
 	return 0;
 }

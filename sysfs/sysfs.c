@@ -136,6 +136,8 @@ static ssize_t stat_show(struct kobject *kobj, struct kobj_attribute *attr,
 			     atomic64_read(&mbr_rule_groups_late));
 	len += sysfs_emit_at(buf, len, "rule_online_missed %lu\n",
 			     mbr_online_missed());
+	len += sysfs_emit_at(buf, len, "worker_yields %lld\n",
+			     atomic64_read(&mbr_pace_yields));
 	return len;
 }
 

@@ -102,6 +102,7 @@ snap() {	# snap PREFIX: counters before/after a run
 	eval "${1}_scan=$(mstat G pgscan) ${1}_steal=$(mstat G pgsteal)"
 	eval "${1}_dns=$(gstat G direct_reclaim_ns) ${1}_bg=$(gstat G reclaimed_pages)"
 	eval "${1}_bgcpu=$(gstat G reclaim_cpu_ns) ${1}_ucpu=$(cpu_ns_of "$USERLOOP_PID")"
+	eval "${1}_yld=$(sed -n 's/^worker_yields //p' /sys/kernel/memcg_bgreclaim/stat 2>/dev/null)"
 }
 
 deltas() {	# the common metrics of one run, as json pairs
@@ -153,7 +154,7 @@ scen_probe() {
 	wait $spid	# not the user-space agent, which runs on
 	set -- "$1" "$2" $(cat /tmp/out)
 	json scenario probe contender $1 rep $2 direct $n $(deltas) \
-		ops $4 p50_ns $6 p99_ns $8 p999_ns ${10} max_ns ${12}
+		yields $((${b_yld:-0} - ${a_yld:-0})) ops $4 p50_ns $6 p99_ns $8 p999_ns ${10} max_ns ${12}
 }
 
 # --- anonymous memory with zram swap --------------------------------

@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * How a worker shares its CPU with the tasks it reclaims for.
+ *
+ * A worker is SCHED_BATCH, so it never preempts on wakeup; but once it
+ * runs, a task that wakes on its CPU (a latency-sensitive one of the
+ * very group it works for) waits until the scheduler takes the CPU
+ * back: on 6.1 at a wakeup that beats the worker by the wakeup
+ * granularity, on 6.12 at the end of the worker's protected slice
+ * (RUN_TO_PARITY), noticed at a tick, 4 ms apart at Debian's HZ=250.
+ * Traced, most of the probe's waits over 1 ms were such waits.
+ *
+ * So a worker that has run MBR_PACE_RUN_NS since it last got the CPU,
+ * while another task is runnable on that CPU, yields between two steps
+ * of reclaim; while others wait, its steps are MBR_PACE_CHUNK pages,
+ * so that the wait behind it is bounded by a step, not by a slice.
+ *
+ * Why not yield at every step: a yield gives the CPU to whoever is
+ * next, a CPU-bound reader of the same group as likely as the waiting
+ * probe, and the worker gets it back only when the scheduler takes it
+ * from that task. Its share stays bounded by the scheduler: 6.1 ignores
+ * a SCHED_BATCH task's yield once it is a wakeup granularity behind
+ * (its skip buddy is not skipped), and 6.12 moves the yielder's
+ * vruntime to its deadline, so the loss per yield is what was left of
+ * one slice. MBR_PACE_RUN_NS sets how much of its slice a worker keeps
+ * before it gives the rest up. Without the floor (a yield per step),
+ * the workers fell behind a streaming reader, as SCHED_IDLE did.
+ */
+#include <linux/sched.h>
+#include <linux/sched/clock.h>
+#include <linux/sched/stat.h>
+
+#include "mbr.h"
+
+/* Yields to a waiting task, for stat (worker_yields). */
+atomic64_t mbr_pace_yields = ATOMIC64_INIT(0);
+
+/* Context switches of the current task so far (both kinds). */
+static unsigned long mbr_nr_switches(void)
+{
+	return current->nvcsw + current->nivcsw;
+}
+
+/**
+ * mbr_pace_init() - start pacing the current worker
+ * @pace: its state, owned by the worker
+ */
+void mbr_pace_init(struct mbr_pace *pace)
+{
+	pace->nr_switches = mbr_nr_switches();
+	pace->since = local_clock();
+}
+
+/**
+ * mbr_pace_shared() - is another task waiting for this CPU?
+ *
+ * A hint (the worker may migrate right after), enough to size a step.
+ */
+bool mbr_pace_shared(void)
+{
+	return !single_task_running();
+}
+
+/**
+ * mbr_pace() - give the CPU to a waiting task if the worker has had it
+ *	long enough; a scheduling point in any case
+ * @pace: the worker's state
+ *
+ * Context: process context, no locks held.
+ */
+void mbr_pace(struct mbr_pace *pace)
+{
+	unsigned long nr = mbr_nr_switches();
+	u64 now = local_clock();
+
+	/* Off the CPU since the last look: a new run starts. */
+	if (nr != pace->nr_switches) {
+		pace->nr_switches = nr;
+		pace->since = now;
+	} else if (now - pace->since >= MBR_PACE_RUN_NS &&
+		   mbr_pace_shared()) {
+		atomic64_inc(&mbr_pace_yields);
+		yield();
+		mbr_pace_init(pace);
+		return;
+	}
+	cond_resched();
+}
