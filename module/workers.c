@@ -201,7 +201,9 @@ static void mbr_work_on(struct mbr_pool *p, struct mbr_group *g,
  * wakeups that wait over 1 ms wait behind a worker. SCHED_IDLE far from
  * the limit and SCHED_BATCH near it removed those waits, but then the
  * workers fell behind and the probe stalled in direct reclaim again
- * (tests/bench/results/2026-12-04-probetrace/), so it is not done.
+ * (tests/bench/results/2026-12-04-probetrace/), so it is not done. What
+ * bounds those waits instead is the worker's pacing (pace.c): small
+ * steps and a yield once it has had a shared CPU for 0.5 ms.
  */
 static void mbr_worker_set_policy(void)
 {
