@@ -6,25 +6,39 @@
  * runs, a task that wakes on its CPU (a latency-sensitive one of the
  * very group it works for) waits until the scheduler takes the CPU
  * back: on 6.1 at a wakeup that beats the worker by the wakeup
- * granularity, on 6.12 at the end of the worker's protected slice
- * (RUN_TO_PARITY), noticed at a tick, 4 ms apart at Debian's HZ=250.
- * Traced, most of the probe's waits over 1 ms were such waits.
+ * granularity, or at a tick that finds its slice used; on 6.12 at the
+ * end of the worker's protected slice (RUN_TO_PARITY), noticed at a
+ * tick, 4 ms apart at Debian's HZ=250. Traced, most of the probe's
+ * waits over 1 ms were such waits.
  *
- * So a worker that has run MBR_PACE_RUN_NS since it last got the CPU,
- * while another task is runnable on that CPU, yields between two steps
- * of reclaim; while others wait, its steps are MBR_PACE_CHUNK pages,
- * so that the wait behind it is bounded by a step, not by a slice.
+ * So a worker that has run MBR_PACE_RUN_NS since it was first seen on
+ * the CPU, while another task is runnable there, yields between two
+ * steps of reclaim (and between two turns); while others wait, its
+ * steps are MBR_PACE_CHUNK pages, so that the wait behind it is bounded
+ * by a step, not by a slice.
  *
  * Why not yield at every step: a yield gives the CPU to whoever is
  * next, a CPU-bound reader of the same group as likely as the waiting
  * probe, and the worker gets it back only when the scheduler takes it
- * from that task. Its share stays bounded by the scheduler: 6.1 ignores
- * a SCHED_BATCH task's yield once it is a wakeup granularity behind
- * (its skip buddy is not skipped), and 6.12 moves the yielder's
- * vruntime to its deadline, so the loss per yield is what was left of
- * one slice. MBR_PACE_RUN_NS sets how much of its slice a worker keeps
- * before it gives the rest up. Without the floor (a yield per step),
- * the workers fell behind a streaming reader, as SCHED_IDLE did.
+ * from that task. What a worker loses stays bounded by the scheduler:
+ * on 6.1 a yield only marks the worker as the skip buddy, which is not
+ * skipped once the next task is a wakeup granularity ahead of it; on
+ * 6.12 an eligible yielder's vruntime moves to its deadline, so the loss
+ * per yield is what was left of one slice. MBR_PACE_RUN_NS sets how much
+ * of its slice a worker keeps before it gives the rest up. yield() is
+ * what is wanted here, for all checkpatch says: the worker stays
+ * runnable, and no sleep of a fixed length would fit both a probe that
+ * needs 50 us and a reader that keeps the CPU until the next tick.
+ *
+ * Limits, both on 6.12:
+ * - a yield acts in the worker's own run queue: a dedicated worker
+ *   alone in a cgroup with the cpu controller (cpu_cgroup) gives up
+ *   nothing, as its cgroup's entity keeps its place one level up;
+ * - single_task_running() counts tasks whose dequeue is delayed
+ *   (DELAY_DEQUEUE) as runnable, so the steps are sometimes small with
+ *   nobody waiting; a yield then switches to nobody.
+ * Only yields after which another task did run are counted
+ * (worker_yields), so stat shows what the pacing really gave away.
  */
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
@@ -32,7 +46,7 @@
 
 #include "mbr.h"
 
-/* Yields to a waiting task, for stat (worker_yields). */
+/* Yields after which another task ran, for stat (worker_yields). */
 atomic64_t mbr_pace_yields = ATOMIC64_INIT(0);
 
 /* Context switches of the current task so far (both kinds). */
@@ -54,7 +68,8 @@ void mbr_pace_init(struct mbr_pace *pace)
 /**
  * mbr_pace_shared() - is another task waiting for this CPU?
  *
- * A hint (the worker may migrate right after), enough to size a step.
+ * A hint (the worker may migrate right after, and see the limits
+ * above), enough to size a step.
  */
 bool mbr_pace_shared(void)
 {
@@ -79,8 +94,10 @@ void mbr_pace(struct mbr_pace *pace)
 		pace->since = now;
 	} else if (now - pace->since >= MBR_PACE_RUN_NS &&
 		   mbr_pace_shared()) {
-		atomic64_inc(&mbr_pace_yields);
 		yield();
+		/* Switches are counted only when another task ran. */
+		if (mbr_nr_switches() != nr)
+			atomic64_inc(&mbr_pace_yields);
 		mbr_pace_init(pace);
 		return;
 	}

@@ -24,6 +24,8 @@
  * protection, not the distribution below it.
  */
 #include <linux/cgroup.h>
+#include <linux/freezer.h>
+#include <linux/kthread.h>
 #include <linux/memcontrol.h>
 #include <linux/page_counter.h>
 #include <linux/sched.h>
@@ -169,27 +171,48 @@ static unsigned long mbr_reclaim_step(struct mem_cgroup *victim,
 }
 
 /*
- * @requested pages from @victim: at once while the worker has its CPU
- * to itself, MBR_PACE_CHUNK pages a step while another task waits for
- * it, pacing in between (pace.c). A step that gets less than a quarter
- * of what it asked for ends the turn; the turn's progress rule judges
- * the sum.
+ * May a paced turn take another step? Not if the worker must stop or
+ * freeze, background reclaim was switched off, the group went, or it is
+ * back at its stop mark (the yield may have been long, and the task's
+ * own reclaim may have run meanwhile).
  */
-static unsigned long mbr_reclaim_steps(struct mem_cgroup *victim,
+static bool mbr_turn_goes_on(struct mbr_group *g, unsigned long stop)
+{
+	return !kthread_should_stop() && !freezing(current) &&
+		READ_ONCE(mbr_enabled) && !READ_ONCE(g->dead) &&
+		mbr_usage_pages(g->memcg) > stop;
+}
+
+/*
+ * @requested pages of @g from @victim: in one call while the worker has
+ * its CPU to itself, MBR_PACE_CHUNK pages a step while another task is
+ * runnable there, pacing in between (pace.c). A remainder the kernel
+ * would round up to SWAP_CLUSTER_MAX anyway is not split off. A step
+ * that gets less than a quarter of what it asked for ends the turn; the
+ * turn's progress rule judges the sum.
+ */
+static unsigned long mbr_reclaim_steps(struct mbr_group *g,
+				       struct mem_cgroup *victim,
 				       unsigned long requested,
+				       unsigned long stop,
 				       struct mbr_pace *pace)
 {
 	unsigned long reclaimed = 0, step, got;
+	bool split;
 
 	for (;;) {
 		step = requested - reclaimed;
-		if (mbr_pace_shared())
-			step = min_t(unsigned long, step, MBR_PACE_CHUNK);
+		split = mbr_pace_shared() &&
+			step >= MBR_PACE_CHUNK + SWAP_CLUSTER_MAX;
+		if (split)
+			step = MBR_PACE_CHUNK;
 		got = mbr_reclaim_step(victim, step);
 		reclaimed += got;
-		if (reclaimed >= requested || got < step / 4)
+		if (!split || reclaimed >= requested || got * 4 < step)
 			return reclaimed;
 		mbr_pace(pace);
+		if (!mbr_turn_goes_on(g, stop))
+			return reclaimed;
 	}
 }
 
@@ -238,10 +261,11 @@ bool mbr_reclaim_turn(struct mbr_group *g, struct mbr_pace *pace)
 	requested = min3((unsigned long)READ_ONCE(mbr_batch_pages),
 			 usage - stop, slack);
 	start_ns = ktime_get_ns();
-	reclaimed = mbr_reclaim_steps(victim, requested, pace);
+	reclaimed = mbr_reclaim_steps(g, victim, requested, stop, pace);
 	css_put(&victim->css);
 	atomic64_inc(&g->stats.reclaim_runs);
 	atomic64_add(reclaimed, &g->stats.reclaimed_pages);
+	/* The turn's wall time, its paced yields included. */
 	trace_reclaim(g->id, (u64)usage << PAGE_SHIFT, marks.low, marks.high,
 		      requested, reclaimed, ktime_get_ns() - start_ns);
 
