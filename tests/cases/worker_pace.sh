@@ -54,9 +54,11 @@ check "the workers found ($(workers | wc -l))" test -n "$(workers)"
 mkgroup P 128M
 check "watch P (high 24m, low 12m)" mbr_watch P 24m 12m
 n0=$(gstat P reclaimed_pages)
+# "Ran" is what the probe's count shows: an operation every 1 ms is
+# 1000 a second; under KASAN on a loaded host it did 40 a second.
 check "shared phase ran" phase "workers on the readers' CPU" 1
 ys=$Y
-check "shared: the probe ran (${N:-0} operations in ${S} s)" test "${N:-0}" -gt $((S * 100))
+check "shared: the probe ran (${N:-0} operations in ${S} s)" test "${N:-0}" -gt $((S * 10))
 check "the workers gave their CPU to the tasks sharing it ($ys)" test "$ys" -gt 0
 expect_eq "shared: the probe never entered direct reclaim" "$NP" 0
 expect_eq "shared: the reader never entered direct reclaim" "$NS" 0
@@ -64,9 +66,12 @@ n1=$(gstat P reclaimed_pages)
 check "shared: background reclaim freed pages ($((n1 - n0)))" test $((n1 - n0)) -gt 0
 check "alone phase ran" phase "workers on a CPU of their own" 2
 ya=$Y
-check "alone: the probe ran (${N:-0} operations in ${S} s)" test "${N:-0}" -gt $((S * 100))
-check "the workers on a CPU of their own gave it away a third as often or less ($ya vs $ys shared)" \
-	test $((ya * 3)) -lt "$ys"
+check "alone: the probe ran (${N:-0} operations in ${S} s)" test "${N:-0}" -gt $((S * 10))
+# Measured: 346 / 572 shared against 61 / 33 alone (6.1 / 6.12) on a
+# quiet host; 79 / 168 against 22 / 15 with three guests on two host
+# cores, hence a factor of 2 and not more.
+check "the workers on a CPU of their own gave it away half as often or less ($ya vs $ys shared)" \
+	test $((ya * 2)) -lt "$ys"
 expect_eq "alone: the probe never entered direct reclaim" "$NP" 0
 expect_eq "alone: the reader never entered direct reclaim" "$NS" 0
 rmgroup P
