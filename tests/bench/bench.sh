@@ -102,7 +102,7 @@ snap() {	# snap PREFIX: counters before/after a run
 	eval "${1}_scan=$(mstat G pgscan) ${1}_steal=$(mstat G pgsteal)"
 	eval "${1}_dns=$(gstat G direct_reclaim_ns) ${1}_bg=$(gstat G reclaimed_pages)"
 	eval "${1}_bgcpu=$(gstat G reclaim_cpu_ns) ${1}_ucpu=$(cpu_ns_of "$USERLOOP_PID")"
-	eval "${1}_yld=$(sed -n 's/^worker_yields //p' /sys/kernel/memcg_bgreclaim/stat 2>/dev/null)"
+	eval "${1}_yld=$(sed -n 's/^worker_yields //p' $MBR_SYSFS/stat 2>/dev/null)"
 }
 
 deltas() {	# the common metrics of one run, as json pairs

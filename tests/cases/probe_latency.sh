@@ -9,22 +9,11 @@ check "test file" make_file $F ${MBR_STREAM_MB:-768}
 check "module loads" mbr_load
 mkgroup P 128M
 check "watch P (high 24m, low 12m)" mbr_watch P 24m 12m
-drop_caches
-run_in P stream $F 1000 >/dev/null 2>&1 &
-spid=$!
-sleep 1
-trace_reclaims_start
-run_in P probe $S 1000 64 >/tmp/probe.out
-np=$(trace_reclaims probe)
-ns=$(trace_reclaims stream)
-trace_reclaims_stop
-killgroup P
-wait $spid
-diag "probe: $(cat /tmp/probe.out); direct reclaims probe=$np stream=$ns; stat: $(tr '\n' ' ' <$(grp_dir P)/stat)"
-n=$(sed -n 's/^n \([0-9]*\).*/\1/p' /tmp/probe.out)
-check "the probe ran (${n:-0} operations in ${S} s)" test "${n:-0}" -gt $((S * 100))
-expect_eq "the probe never entered direct reclaim" "$np" 0
-expect_eq "the reader never entered direct reclaim" "$ns" 0
+probe_beside_stream P $F $S
+diag "probe: $(cat /tmp/probe.out); direct reclaims probe=$NP stream=$NS; stat: $(tr '\n' ' ' <$(grp_dir P)/stat)"
+check "the probe ran (${N:-0} operations in ${S} s)" test "${N:-0}" -gt $((S * 100))
+expect_eq "the probe never entered direct reclaim" "$NP" 0
+expect_eq "the reader never entered direct reclaim" "$NS" 0
 n=$(gstat P reclaimed_pages)
 check "background reclaim freed pages ($n)" test "$n" -gt 0
 rmgroup P

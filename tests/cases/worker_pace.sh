@@ -31,20 +31,9 @@ yields() { sed -n 's/^worker_yields //p' "$MBR_SYSFS/stat"; }
 # NP and NS (direct reclaims of the probe and the reader).
 phase() {
 	for w in $(workers); do taskset -p "$2" "$w" >/dev/null || return 1; done
-	drop_caches
 	y0=$(yields)
-	run_in P taskset 1 stream $F 1000 >/dev/null 2>&1 &
-	spid=$!
-	sleep 1
-	trace_reclaims_start
-	run_in P taskset 1 probe $S 1000 64 >/tmp/probe.out
-	NP=$(trace_reclaims probe)
-	NS=$(trace_reclaims stream)
-	trace_reclaims_stop
-	killgroup P
-	wait $spid
+	probe_beside_stream P $F $S taskset 1
 	Y=$(($(yields) - y0))
-	N=$(sed -n 's/^n \([0-9]*\).*/\1/p' /tmp/probe.out)
 	diag "$1: probe $(cat /tmp/probe.out); direct reclaims probe=$NP stream=$NS; worker yields $Y"
 }
 check "test file" make_file $F ${MBR_STREAM_MB:-768}

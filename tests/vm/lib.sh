@@ -199,6 +199,29 @@ trace_reclaims() {
 
 drop_caches() { sync && echo 3 >/proc/sys/vm/drop_caches; }
 
+# probe_beside_stream NAME FILE SECONDS [PREFIX...]: the benchmark's
+# latency probe (64 KiB mapped and touched every 1 ms for SECONDS)
+# beside a streaming reader of FILE, both in group NAME and each run
+# under PREFIX (taskset 1, say). The probe's output goes to
+# /tmp/probe.out; sets N (its operations), NP and NS (the direct
+# reclaims of the probe and the reader, by the kernel's tracepoint).
+probe_beside_stream() {
+	local g=$1 f=$2 s=$3 spid
+	shift 3
+	drop_caches
+	run_in "$g" "$@" stream "$f" 1000 >/dev/null 2>&1 &
+	spid=$!
+	sleep 1
+	trace_reclaims_start
+	run_in "$g" "$@" probe "$s" 1000 64 >/tmp/probe.out
+	NP=$(trace_reclaims probe)
+	NS=$(trace_reclaims stream)
+	trace_reclaims_stop
+	killgroup "$g"
+	wait $spid
+	N=$(sed -n 's/^n \([0-9]*\).*/\1/p' /tmp/probe.out)
+}
+
 # make_file PATH MiB: a file of MiB on the scratch ext4 disk, not cached.
 make_file() {
 	[ -f "$1" ] && [ "$(stat -c %s "$1")" = $(($2 << 20)) ] && return 0
