@@ -73,6 +73,7 @@ demo:
 	sh tests/demo.sh
 
 # Benchmarks against the stock kernel and the user-space alternatives.
-# FLAVOURS="amd64 rt-amd64" benches those kernel flavours (default amd64).
+# FLAVOURS="amd64 rt-amd64" benches those kernel flavours (default amd64);
+# SERIES=6.12 only that kernel series.
 bench:
-	QUICK=$(QUICK) SCEN=$(SCEN) CONTENDERS=$(CONTENDERS) FLAVOURS="$(FLAVOURS)" sh tests/bench.sh
+	QUICK=$(QUICK) SCEN=$(SCEN) CONTENDERS=$(CONTENDERS) FLAVOURS="$(FLAVOURS)" SERIES=$(SERIES) sh tests/bench.sh

@@ -1,5 +1,5 @@
 #!/bin/sh
-# make bench [QUICK=1] [SCEN=a,b] [CONTENDERS=a,b]: every benchmark
+# make bench [QUICK=1] [SCEN=a,b] [CONTENDERS=a,b] [SERIES=6.12]: every benchmark
 # scenario on both test kernels (QEMU TCG, 2 vCPUs in parallel). All the
 # contenders of a scenario run in one boot, on the same data; the
 # scenarios are spread over a few boots so that a guest lost to TCG is
@@ -38,6 +38,11 @@ tcg_fault() {
 start=$(date +%s)
 krels=
 for f in ${FLAVOURS:-amd64}; do krels="$krels $(mbr_test_krels "$f")"; done
+# SERIES=6.12 (or 6.1): one kernel series only, for a quicker rerun.
+if [ -n "${SERIES:-}" ]; then
+	krels=$(for k in $krels; do case $k in "$SERIES".*) echo "$k" ;; esac; done)
+	[ -n "$krels" ] || { echo "bench: no test kernel of series $SERIES" >&2; exit 2; }
+fi
 for krel in $krels; do
 	ko=$(mbr_build_ko "$krel")
 	MBR_GUEST_ENV=$out/guest.env sh "$MBR_TOP/tests/vm/mkinitramfs.sh" \
