@@ -138,21 +138,4 @@ struct mbr_uncharge_gather_head {
 	struct mem_cgroup *memcg;
 };
 
-/*
- * The slice a worker asks of the fair scheduler, in sched_attr's
- * sched_runtime.
- *
- * 6.12: "sched/eevdf: Use sched_attr::sched_runtime to set request/slice
- * suggestion" made it a SCHED_NORMAL/BATCH task's EEVDF request (its
- * slice, clamped to 0.1-100 ms); RUN_TO_PARITY protects a picked task
- * from wakeup preemption only until that slice is used. Before, CFS has
- * no per-task slice and ignores the field for fair policies: 0 keeps the
- * default there.
- */
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
-#define MBR_WORKER_SLICE_NS	(100 * NSEC_PER_USEC)
-#else
-#define MBR_WORKER_SLICE_NS	0
-#endif
-
 #endif /* MBR_COMPAT_H */

@@ -204,14 +204,6 @@ static void mbr_work_on(struct mbr_pool *p, struct mbr_group *g,
  * (tests/bench/results/2026-12-04-probetrace/), so it is not done. What
  * bounds those waits instead is the worker's pacing (pace.c): small
  * steps and a yield once it has had a shared CPU for 0.5 ms.
- *
- * On 6.12 the worker also asks for the shortest slice (compat.h). EEVDF
- * keeps a task's share of CPU whatever its slice, so the worker loses no
- * throughput; but a picked task is protected from wakeup preemption
- * (RUN_TO_PARITY) until it has used its slice, 1.5 ms by default on two
- * CPUs, and a task waking behind a worker that has used 0.1 ms takes
- * the CPU at its wakeup if it is owed it, without waiting for a yield or
- * a tick.
  */
 static void mbr_worker_set_policy(void)
 {
@@ -219,7 +211,6 @@ static void mbr_worker_set_policy(void)
 		.size		= sizeof(attr),
 		.sched_policy	= SCHED_BATCH,
 		.sched_nice	= 0,
-		.sched_runtime	= MBR_WORKER_SLICE_NS,
 	};
 	int err = sched_setattr_nocheck(current, &attr);
 

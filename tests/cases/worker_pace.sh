@@ -42,21 +42,8 @@ check "worker_yields in stat" test -n "$(yields)"
 check "the workers found ($(workers | wc -l))" test -n "$(workers)"
 # sched_field PID NAME: a field of /proc/PID/sched, as the kernel prints it.
 sched_field() { awk -v f="$2" '$1 == f { print $3 }' "/proc/$1/sched"; }
-# sched_fields NAME: that field of every worker, the distinct values.
-sched_fields() {
-	for w in $(workers); do sched_field "$w" "$1"; done | sort -u | tr '\n' ' '
-}
-pol=$(sched_fields policy) slice=$(sched_fields se.slice)
-diag "workers' policy: $pol slice (ns): $slice"
+pol=$(for w in $(workers); do sched_field "$w" policy; done | sort -u | tr '\n' ' ')
 check "every worker is SCHED_BATCH ($pol)" test "$pol" = "3 "
-# EEVDF's per-task slice came with 6.12; 6.1's CFS has none to set.
-case $(uname -r) in
-6.[0-9].* | 6.1[01].*)
-	echo "ok - $MBR_CASE: every worker asks for a 0.1 ms slice # SKIP no per-task slice before 6.12" ;;
-*)
-	check "every worker asks for a 0.1 ms slice ($slice)" test "$slice" = "100000 " ;;
-esac
-mkgroup P 128M
 check "watch P (high 24m, low 12m)" mbr_watch P 24m 12m
 n0=$(gstat P reclaimed_pages)
 # "Ran" is what the probe's count shows: an operation every 1 ms is
