@@ -44,6 +44,7 @@ check "the workers found ($(workers | wc -l))" test -n "$(workers)"
 sched_field() { awk -v f="$2" '$1 == f { print $3 }' "/proc/$1/sched"; }
 pol=$(for w in $(workers); do sched_field "$w" policy; done | sort -u | tr '\n' ' ')
 check "every worker is SCHED_BATCH ($pol)" test "$pol" = "3 "
+mkgroup P 128M
 check "watch P (high 24m, low 12m)" mbr_watch P 24m 12m
 n0=$(gstat P reclaimed_pages)
 # "Ran" is what the probe's count shows: an operation every 1 ms is
