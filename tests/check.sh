@@ -74,8 +74,10 @@ wanted() { [ -z "${MBR_CASES:-}" ] || echo " $MBR_CASES " | grep -q " $1 "; }
 only() {
 	for c in $(echo "$1" | tr , ' '); do wanted "$c" && printf '%s,' "$c"; done | sed 's/,$//'
 }
-# memcg_selftests has guests of its own (a 1 GiB guest per generic
-# kernel, a minute each); make check-selftests runs only those.
+# memcg_selftests has guests of its own, in make check-selftests only
+# for now: some of the kernel's tests still fail now and then with the
+# module (see the README), and a flaky case would make every CI run a
+# coin toss.
 all_cases=$(cd "$MBR_TOP/tests/cases" && ls *.sh | sed 's/\.sh$//' |
 	grep -v -e '^nr_workers$' -e '^cpu_hotplug$' -e '^memcg_selftests$' |
 	tr '\n' ',' | sed 's/,$//')
@@ -151,13 +153,11 @@ for krel in $krels; do
 		echo "MBR_RMDIR_ITERS=50" >"$MBR_GUEST_ENV"
 	fi
 	export MBR_GUEST_ENV
-	if [ -z "${MBR_DEBUG:-}" ] && wanted memcg_selftests && echo "$generic" | grep -qx "$krel"; then
+	if [ -n "${MBR_SELFTEST_RUN:-}" ]; then
 		# The kernel's memcg selftests of this kernel's series (cached).
 		MBR_SELFTESTS=$(sh "$MBR_TOP/tests/selftests/build.sh" "$krel") ||
 			echo "not ok - build[$krel]: the kernel's memcg selftests build" | emit
 		export MBR_SELFTESTS
-	else
-		MBR_SELFTESTS=
 	fi
 	if ! sh "$MBR_TOP/tests/vm/mkinitramfs.sh" "$krel" "$ko" "$MBR_BUILD/helpers" \
 		"$MBR_BUILD/initrd-$krel.gz"; then
@@ -168,17 +168,11 @@ for krel in $krels; do
 done
 has() { echo " $built " | grep -q " $1 "; }
 
-# selftests KREL...: the kernel's memcg selftests guest of each (a
-# minute each: among the last in make check).
-selftests() {
-	[ -z "${MBR_DEBUG:-}" ] || return 0
-	for krel in "$@"; do
-		has "$krel" && job selftests "$krel" 2 1024 memcg_selftests
-	done
-}
 # The guests, longest first.
 if [ -n "${MBR_SELFTEST_RUN:-}" ]; then
-	selftests $generic
+	for krel in $generic; do
+		has "$krel" && job selftests "$krel" 2 1024 memcg_selftests
+	done
 	generic=
 	flavours=
 fi
@@ -242,7 +236,6 @@ for krel in $generic ${MBR_MATRIX:+$flavours}; do
 	job cpu9 "$krel" 9 0 nr_workers
 	job cpu1 "$krel" 1 0 nr_workers
 done
-selftests $generic
 
 # run_job N KIND TAG KREL ...: one guest; its TAP lines go to
 # $JOBS/N.tap, labelled with the kernel, the guest and its CPU count.
