@@ -12,6 +12,7 @@
 #include <linux/swap.h>
 #include <linux/ftrace.h>
 #include <linux/kprobes.h>
+#include <linux/memcontrol.h>
 #include <linux/static_call.h>
 #include <linux/sched/cputime.h>
 
@@ -35,6 +36,40 @@ DECLARE_STATIC_CALL(mbr_try_to_free_mem_cgroup_pages,
 DECLARE_STATIC_CALL(mbr_css_tryget_online_from_dir,
 		    css_tryget_online_from_dir);
 DECLARE_STATIC_CALL(mbr_task_sched_runtime, task_sched_runtime);
+DECLARE_STATIC_CALL(mbr_memcg_page_state, memcg_page_state);
+DECLARE_STATIC_CALL(mbr_mem_cgroup_flush_stats, mem_cgroup_flush_stats);
+
+/*
+ * Brings the memcg statistics up to date if enough has changed since
+ * the last flush (the kernel's own threshold), so that memcg_page_state()
+ * is current rather than up to 2 s old. Process context: 6.12's flush
+ * may sleep. 6.8: "mm: memcg: restore subtree stats flushing" made it
+ * flush only @memcg's subtree, which it takes as an argument; 6.1
+ * flushes the whole tree.
+ */
+static inline void mbr_memcg_flush_stats(struct mem_cgroup *memcg)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 8, 0)
+	static_call(mbr_mem_cgroup_flush_stats)(memcg);
+#else
+	static_call(mbr_mem_cgroup_flush_stats)();
+#endif
+}
+
+/*
+ * Pages of @memcg's subtree held in PMD-sized folios (anon, shmem and
+ * file), as of the last stats flush (mbr_memcg_flush_stats(); the kernel
+ * flushes at least every 2 s). memcg_page_state() is hierarchical and counts
+ * these items in pages in 6.1 and 6.12 (5.14: "mm: memcontrol: convert
+ * NR_ANON_THPS account to pages"); it takes a node_stat_item in both
+ * (6.8's compacted arrays map it with memcg_stats_index()).
+ */
+static inline unsigned long mbr_memcg_thp_pages(struct mem_cgroup *memcg)
+{
+	return static_call(mbr_memcg_page_state)(memcg, NR_ANON_THPS) +
+	       static_call(mbr_memcg_page_state)(memcg, NR_SHMEM_THPS) +
+	       static_call(mbr_memcg_page_state)(memcg, NR_FILE_THPS);
+}
 
 /*
  * The CPU time @p has run, up to now: task_sched_runtime() brings the

@@ -235,9 +235,14 @@ bool mbr_reclaim_turn(struct mbr_group *g, struct mbr_pace *pace)
 	if (!READ_ONCE(mbr_enabled) ||
 	    test_bit(MBR_GROUP_UNRECLAIMABLE, &g->flags))
 		goto discard;
+	/*
+	 * The huge page count behind the margin, current: the charge
+	 * hook, which cannot flush, judged by one up to 2 s old.
+	 */
+	mbr_memcg_flush_stats(memcg);
 	marks = mbr_group_marks(g, memcg);
 	usage = mbr_usage_pages(memcg);
-	stop = marks.high >> PAGE_SHIFT;
+	stop = (marks.high >> PAGE_SHIFT) + mbr_folio_margin(memcg);
 	if (usage <= stop)
 		goto idle;
 	mbr_auto_observe(g, &marks, usage);
@@ -271,7 +276,7 @@ bool mbr_reclaim_turn(struct mbr_group *g, struct mbr_pace *pace)
 
 	usage = mbr_usage_pages(memcg);
 	marks = mbr_group_marks(g, memcg);
-	stop = marks.high >> PAGE_SHIFT;
+	stop = (marks.high >> PAGE_SHIFT) + mbr_folio_margin(memcg);
 	/*
 	 * Progress is a real step toward the stop mark: a turn that got
 	 * much less than it asked for while the group is still above the

@@ -30,7 +30,8 @@
  * changed signature is a compile error. Until updated they return 0:
  * a lookup finds nothing, a reclaim turn frees nothing, a cgroup
  * directory is not found (NULL, taken as an error by its caller), a
- * task has run for no time.
+ * task has run for no time, a memcg holds no huge pages, a
+ * flush does nothing.
  */
 DEFINE_STATIC_CALL_RET0(mbr_kallsyms_lookup_name, kallsyms_lookup_name);
 DEFINE_STATIC_CALL_RET0(mbr_try_to_free_mem_cgroup_pages,
@@ -38,6 +39,8 @@ DEFINE_STATIC_CALL_RET0(mbr_try_to_free_mem_cgroup_pages,
 DEFINE_STATIC_CALL_RET0(mbr_css_tryget_online_from_dir,
 			css_tryget_online_from_dir);
 DEFINE_STATIC_CALL_RET0(mbr_task_sched_runtime, task_sched_runtime);
+DEFINE_STATIC_CALL_RET0(mbr_memcg_page_state, memcg_page_state);
+DEFINE_STATIC_CALL_RET0(mbr_mem_cgroup_flush_stats, mem_cgroup_flush_stats);
 
 struct mbr_symbol {
 	const char *name;
@@ -56,6 +59,8 @@ static const struct mbr_symbol mbr_symbol_table[] = {
 	MBR_SYMBOL(try_to_free_mem_cgroup_pages),
 	MBR_SYMBOL(css_tryget_online_from_dir),
 	MBR_SYMBOL(task_sched_runtime),
+	MBR_SYMBOL(memcg_page_state),
+	MBR_SYMBOL(mem_cgroup_flush_stats),
 };
 
 /*

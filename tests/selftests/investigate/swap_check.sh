@@ -62,7 +62,7 @@ for thp in $(echo "${SWAPCHECK_THP:-always,never}" | tr , ' '); do
 			wait $c
 			if grep "test_memcg_swap_max" /tmp/tm.out | grep -q "^not ok"; then
 				f=$((f + 1))
-				diag "THP $thp, marks $marks, run $i: $(grep 'mbr-at test_memcg_swap_max' /tmp/tm.out | tail -n 1)"
+				diag "THP $thp, marks $marks, run $i: $(grep -e 'mbr-at test_memcg_swap_max' -e 'mbr-at alloc_anon_50M_check_swap' /tmp/tm.out | tr '\n' ' ')"
 			fi
 			for d in $(find /sys/fs/cgroup -mindepth 1 -type d | sort -r); do
 				echo 1 >"$d/cgroup.kill" 2>/dev/null
