@@ -14,6 +14,8 @@
 #     cloud and rt flavours: a smoke set (tests/cases/smoke.list)
 #     the IBT-enforcing emulator (bochs, tests/ibt/run.sh) on 6.12
 #     the .ko DKMS installed from the package, on generic 6.12
+#     generic 6.1 and 6.12: the kernel's own memcg selftests of each
+#       (test_memcontrol, test_kmem), stock and with the module
 #
 # MBR_CASES="a b" limits the guest cases to those (and skips the guests
 # that have none of them).
@@ -74,10 +76,8 @@ wanted() { [ -z "${MBR_CASES:-}" ] || echo " $MBR_CASES " | grep -q " $1 "; }
 only() {
 	for c in $(echo "$1" | tr , ' '); do wanted "$c" && printf '%s,' "$c"; done | sed 's/,$//'
 }
-# memcg_selftests has guests of its own, in make check-selftests only
-# for now: some of the kernel's tests still fail now and then with the
-# module (see the README), and a flaky case would make every CI run a
-# coin toss.
+# memcg_selftests has guests of its own: a 1 GiB guest per generic
+# kernel, a minute each (make check-selftests runs only those).
 all_cases=$(cd "$MBR_TOP/tests/cases" && ls *.sh | sed 's/\.sh$//' |
 	grep -v -e '^nr_workers$' -e '^cpu_hotplug$' -e '^memcg_selftests$' |
 	tr '\n' ',' | sed 's/,$//')
@@ -153,12 +153,14 @@ for krel in $krels; do
 		echo "MBR_RMDIR_ITERS=50" >"$MBR_GUEST_ENV"
 	fi
 	export MBR_GUEST_ENV
-	if [ -n "${MBR_SELFTEST_RUN:-}" ]; then
+	MBR_SELFTESTS=
+	if [ -z "${MBR_DEBUG:-}" ] && wanted memcg_selftests &&
+		echo "$generic" | grep -qx "$krel"; then
 		# The kernel's memcg selftests of this kernel's series (cached).
 		MBR_SELFTESTS=$(sh "$MBR_TOP/tests/selftests/build.sh" "$krel") ||
 			echo "not ok - build[$krel]: the kernel's memcg selftests build" | emit
-		export MBR_SELFTESTS
 	fi
+	export MBR_SELFTESTS
 	if ! sh "$MBR_TOP/tests/vm/mkinitramfs.sh" "$krel" "$ko" "$MBR_BUILD/helpers" \
 		"$MBR_BUILD/initrd-$krel.gz"; then
 		echo "not ok - vm[$krel]: initramfs builds" | emit
@@ -168,11 +170,17 @@ for krel in $krels; do
 done
 has() { echo " $built " | grep -q " $1 "; }
 
-# The guests, longest first.
-if [ -n "${MBR_SELFTEST_RUN:-}" ]; then
-	for krel in $generic; do
+# selftests KREL...: the kernel's memcg selftests guest of each (a
+# minute each: among the last in make check).
+selftests() {
+	[ -z "${MBR_DEBUG:-}" ] || return 0
+	for krel in "$@"; do
 		has "$krel" && job selftests "$krel" 2 1024 memcg_selftests
 	done
+}
+# The guests, longest first.
+if [ -n "${MBR_SELFTEST_RUN:-}" ]; then
+	selftests $generic
 	generic=
 	flavours=
 fi
@@ -236,6 +244,7 @@ for krel in $generic ${MBR_MATRIX:+$flavours}; do
 	job cpu9 "$krel" 9 0 nr_workers
 	job cpu1 "$krel" 1 0 nr_workers
 done
+selftests $generic
 
 # run_job N KIND TAG KREL ...: one guest; its TAP lines go to
 # $JOBS/N.tap, labelled with the kernel, the guest and its CPU count.
