@@ -41,9 +41,9 @@ DECLARE_STATIC_CALL(mbr_mem_cgroup_flush_stats, mem_cgroup_flush_stats);
 
 /*
  * Brings the memcg statistics up to date if enough has changed since
- * the last flush (the kernel's own threshold), so that memcg_page_state()
- * is current rather than up to 2 s old. Process context: 6.12's flush
- * may sleep. 6.8: "mm: memcg: restore subtree stats flushing" made it
+ * the last flush (the kernel's own threshold: some 64 pages per CPU);
+ * the kernel's periodic flush is every 2 s. Process context: 6.12's
+ * flush may sleep. 6.8: "mm: memcg: restore subtree stats flushing" made it
  * flush only @memcg's subtree, which it takes as an argument; 6.1
  * flushes the whole tree.
  */
@@ -60,7 +60,7 @@ static inline void mbr_memcg_flush_stats(struct mem_cgroup *memcg)
  * Pages of @memcg's subtree held in PMD-sized folios (anon, shmem and
  * file), as of the last stats flush (mbr_memcg_flush_stats(); the kernel
  * flushes at least every 2 s). memcg_page_state() is hierarchical and counts
- * these items in pages in 6.1 and 6.12 (5.14: "mm: memcontrol: convert
+ * these items in pages in 6.1 and 6.12 (since "mm: memcontrol: convert
  * NR_ANON_THPS account to pages"); it takes a node_stat_item in both
  * (6.8's compacted arrays map it with memcg_stats_index()).
  */

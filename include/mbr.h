@@ -185,6 +185,10 @@ void mbr_rules_exit(void);
 /* marks.c: limits, watermarks, and the decision to queue or back off */
 unsigned long mbr_memcg_limit(struct mem_cgroup *memcg);
 unsigned long mbr_folio_margin(struct mem_cgroup *memcg);
+/* The margin while a group holds huge pages: one, and a reclaim batch. */
+#define MBR_FOLIO_MARGIN \
+	(IS_ENABLED(CONFIG_TRANSPARENT_HUGEPAGE) ? \
+	 HPAGE_PMD_NR + SWAP_CLUSTER_MAX : 0)
 struct mbr_marks mbr_group_marks(struct mbr_group *g,
 				 struct mem_cgroup *memcg);
 void mbr_group_charged(struct mbr_group *g, struct mem_cgroup *memcg);

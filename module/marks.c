@@ -43,25 +43,28 @@ unsigned long mbr_memcg_limit(struct mem_cgroup *memcg)
  * and meets a transparent huge page frees all HPAGE_PMD_NR of it, and
  * the group ends up to 2 MiB below its stop mark: measured up to 472
  * pages past a 64-256 page request with THP "always", Debian's default.
- * Below a narrow band that is outside it; the kernel's own swap
- * selftests, for one, then read memory.current 2 MiB short of their
- * limit. So while the group holds PMD-sized folios, a turn stops a huge
- * page, plus the SWAP_CLUSTER_MAX the kernel rounds a request up to,
- * short of the mark: the group ends up to that much above high_wmark,
- * never below it. A group without huge pages is reclaimed to the mark.
- * The count is as of the last stats flush: a worker flushes before each
- * turn; the charge hook cannot, and may wake a worker for a group whose
- * new huge pages it does not see yet, or leave a group that has just
- * lost its huge pages a margin early.
+ * That is outside a band of a few MiB; the kernel's own swap selftests,
+ * for one, then read memory.current 2 MiB short of their limit. So while
+ * the group holds PMD-sized folios, a turn stops MBR_FOLIO_MARGIN pages
+ * (a huge page, plus the SWAP_CLUSTER_MAX the kernel rounds a request up
+ * to) short of the mark, so that the huge page its last request meets
+ * does not take the group below it. A group without huge pages is
+ * reclaimed to the mark.
+ *
+ * The count is as of the last stats flush, which the kernel does once
+ * enough has changed (some 64 pages per CPU) or every 2 s. A worker
+ * flushes before a turn that could reach the margin; the charge hook
+ * cannot, and may wake a worker for a group whose new huge pages it does
+ * not see yet (the turn then finds nothing to do), or leave a group that
+ * has just lost its huge pages a margin early.
  *
  * Context: any context but NMI.
  */
 unsigned long mbr_folio_margin(struct mem_cgroup *memcg)
 {
-	if (!IS_ENABLED(CONFIG_TRANSPARENT_HUGEPAGE) ||
-	    !mbr_memcg_thp_pages(memcg))
+	if (!MBR_FOLIO_MARGIN || !mbr_memcg_thp_pages(memcg))
 		return 0;
-	return HPAGE_PMD_NR + SWAP_CLUSTER_MAX;
+	return MBR_FOLIO_MARGIN;
 }
 
 /**
@@ -155,7 +158,7 @@ void mbr_group_charged(struct mbr_group *g, struct mem_cgroup *memcg)
 	}
 	if (usage <= marks.low)
 		return;
-	/* Nothing a turn could take without passing the stop mark. */
+	/* Nothing a turn could take without passing its stop, the margin. */
 	if (usage <= marks.high +
 		     ((u64)mbr_folio_margin(memcg) << PAGE_SHIFT))
 		return;

@@ -171,6 +171,25 @@ static unsigned long mbr_reclaim_step(struct mem_cgroup *victim,
 }
 
 /*
+ * Where a turn on @memcg stops, in pages: @high (bytes), or the huge page
+ * margin above it (mbr_folio_margin()). The margin can change a turn only
+ * once the turn could reach it, so only then are the statistics behind it
+ * flushed: a flush takes the kernel's rstat lock, and 6.12's reclaim does
+ * not flush them for us (6.1's shrink_node() does).
+ */
+static unsigned long mbr_turn_stop(struct mem_cgroup *memcg, u64 high,
+				   unsigned long usage)
+{
+	unsigned long stop = high >> PAGE_SHIFT;
+
+	if (usage <= stop)
+		return stop;
+	if (usage - stop <= READ_ONCE(mbr_batch_pages) + MBR_FOLIO_MARGIN)
+		mbr_memcg_flush_stats(memcg);
+	return stop + mbr_folio_margin(memcg);
+}
+
+/*
  * May a paced turn take another step? Not if the worker must stop or
  * freeze, background reclaim was switched off, the group went, or it is
  * back at its stop mark (the yield may have been long, and the task's
@@ -235,14 +254,9 @@ bool mbr_reclaim_turn(struct mbr_group *g, struct mbr_pace *pace)
 	if (!READ_ONCE(mbr_enabled) ||
 	    test_bit(MBR_GROUP_UNRECLAIMABLE, &g->flags))
 		goto discard;
-	/*
-	 * The huge page count behind the margin, current: the charge
-	 * hook, which cannot flush, judged by one up to 2 s old.
-	 */
-	mbr_memcg_flush_stats(memcg);
 	marks = mbr_group_marks(g, memcg);
 	usage = mbr_usage_pages(memcg);
-	stop = (marks.high >> PAGE_SHIFT) + mbr_folio_margin(memcg);
+	stop = mbr_turn_stop(memcg, marks.high, usage);
 	if (usage <= stop)
 		goto idle;
 	mbr_auto_observe(g, &marks, usage);
@@ -276,7 +290,7 @@ bool mbr_reclaim_turn(struct mbr_group *g, struct mbr_pace *pace)
 
 	usage = mbr_usage_pages(memcg);
 	marks = mbr_group_marks(g, memcg);
-	stop = (marks.high >> PAGE_SHIFT) + mbr_folio_margin(memcg);
+	stop = mbr_turn_stop(memcg, marks.high, usage);
 	/*
 	 * Progress is a real step toward the stop mark: a turn that got
 	 * much less than it asked for while the group is still above the
