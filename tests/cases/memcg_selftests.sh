@@ -57,10 +57,7 @@ diag "selftests of $(cat $ST/VERSION) on $(uname -r)"
 # Swap for test_memcg_swap_max and the anon half of test_memcg_reclaim
 # (both look at /proc/swaps): zram, mostly zero pages, so it costs the
 # 1 GiB guest little.
-swapoff /dev/zram0 2>/dev/null
-echo 1 >/sys/block/zram0/reset 2>/dev/null
-if echo 512M >/sys/block/zram0/disksize && mkswap /dev/zram0 >/dev/null &&
-	swapon /dev/zram0; then
+if zram_swap_on 512M; then
 	diag "swap: $(awk 'NR > 1 { print $1, $3 " kB" }' /proc/swaps)"
 else
 	fail "zram swap set up"
@@ -344,6 +341,5 @@ for p in $PROGS; do
 done
 
 umount $RT/sys/fs/cgroup $RT/sys $RT/proc
-swapoff /dev/zram0
-echo 1 >/sys/block/zram0/reset
+zram_swap_off
 diag "memcg_selftests took $(awk -v a="$case_t0" -v b="$(uptime_s)" 'BEGIN { printf "%.0f", b - a }') s (stock runs $base_s s, module runs $mod_s s)"

@@ -14,9 +14,7 @@
 T=/sys/kernel/tracing
 THP=/sys/kernel/mm/transparent_hugepage/enabled
 MARGIN=$(((512 + 32) * 4096))
-swapoff /dev/zram0 2>/dev/null
-echo 1 >/sys/block/zram0/reset 2>/dev/null
-check "zram swap" sh -c 'echo 256M >/sys/block/zram0/disksize && mkswap /dev/zram0 >/dev/null && swapon /dev/zram0'
+check "zram swap" zram_swap_on 256M
 thp0=$(sed 's/.*\[\(.*\)\].*/\1/' $THP)
 # No collapse by khugepaged into ranges with unmapped pages, which would
 # charge the settled group up to 2 MiB more.
@@ -83,4 +81,4 @@ check "THP never: reclaimed to the stop mark, no margin ($(((CUR - STOP) >> 10))
 echo "$thp0" >$THP
 echo "$ptes0" >$PTES
 check "module unloads" mbr_unload
-check "zram swap off" sh -c 'swapoff /dev/zram0 && echo 1 >/sys/block/zram0/reset'
+check "zram swap off" zram_swap_off

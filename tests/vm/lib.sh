@@ -199,6 +199,18 @@ trace_reclaims() {
 
 drop_caches() { sync && echo 3 >/proc/sys/vm/drop_caches; }
 
+# zram_swap_on SIZE: swap of SIZE on /dev/zram0, for cases whose
+# anonymous memory must be reclaimable; whatever an earlier case left on
+# the device goes first. zram_swap_off: no swap again (unreclaimable
+# needs a guest without any).
+zram_swap_on() {
+	swapoff /dev/zram0 2>/dev/null
+	echo 1 >/sys/block/zram0/reset 2>/dev/null
+	echo "$1" >/sys/block/zram0/disksize && mkswap /dev/zram0 >/dev/null &&
+		swapon /dev/zram0
+}
+zram_swap_off() { swapoff /dev/zram0 && echo 1 >/sys/block/zram0/reset; }
+
 # probe_beside_stream NAME FILE SECONDS [PREFIX...]: the benchmark's
 # latency probe (64 KiB mapped and touched every 1 ms for SECONDS)
 # beside a streaming reader of FILE, both in group NAME and each run

@@ -27,9 +27,7 @@ ST=/selftests
 N=${SWAPCHECK_N:-10}
 T=/sys/kernel/tracing
 THP=/sys/kernel/mm/transparent_hugepage/enabled
-swapoff /dev/zram0 2>/dev/null
-echo 1 >/sys/block/zram0/reset 2>/dev/null
-check "zram swap" sh -c 'echo 512M >/sys/block/zram0/disksize && mkswap /dev/zram0 >/dev/null && swapon /dev/zram0'
+check "zram swap" zram_swap_on 512M
 # As memcg_selftests.sh: chrooted on the ext4 disk.
 RT=/mnt/selftests
 rm -rf $RT
@@ -88,5 +86,4 @@ done
 echo "$thp0" >$THP
 check "module unloads" mbr_unload
 umount $RT/sys/fs/cgroup $RT/sys $RT/proc
-swapoff /dev/zram0
-echo 1 >/sys/block/zram0/reset
+zram_swap_off
