@@ -74,6 +74,7 @@ demo:
 
 # Benchmarks against the stock kernel and the user-space alternatives.
 # FLAVOURS="amd64 rt-amd64" benches those kernel flavours (default amd64);
-# SERIES=6.12 only that kernel series.
+# SERIES=6.12 only that kernel series; REPS=N and PROBE_S=S override the
+# repetitions and the probe's seconds.
 bench:
-	QUICK=$(QUICK) SCEN=$(SCEN) CONTENDERS=$(CONTENDERS) FLAVOURS="$(FLAVOURS)" SERIES=$(SERIES) sh tests/bench.sh
+	QUICK=$(QUICK) SCEN=$(SCEN) CONTENDERS=$(CONTENDERS) FLAVOURS="$(FLAVOURS)" SERIES=$(SERIES) REPS=$(REPS) PROBE_S=$(PROBE_S) sh tests/bench.sh

@@ -1,5 +1,6 @@
 #!/bin/sh
-# make bench [QUICK=1] [SCEN=a,b] [CONTENDERS=a,b] [SERIES=6.12]: every benchmark
+# make bench [QUICK=1] [SCEN=a,b] [CONTENDERS=a,b] [SERIES=6.12]
+# [REPS=N] [PROBE_S=S]: every benchmark
 # scenario on both test kernels (QEMU TCG, 2 vCPUs in parallel). All the
 # contenders of a scenario run in one boot, on the same data; the
 # scenarios are spread over a few boots so that a guest lost to TCG is
@@ -15,7 +16,10 @@ sh "$MBR_TOP/tests/setup.sh"
 for c in "$MBR_TOP"/tests/helpers/*.c; do
 	gcc -static -O2 -Wall -Werror -o "$MBR_BUILD/helpers/$(basename "$c" .c)" "$c"
 done
-echo "MBR_QUICK=${QUICK:-0}" >"$out/guest.env"
+# REPS and PROBE_S override the repetitions and the probe's seconds, for
+# a longer look at a tail that three 20 s runs cannot settle.
+printf 'MBR_QUICK=%s\nMBR_REPS=%s\nMBR_PROBE_S=%s\n' "${QUICK:-0}" \
+	"${REPS:-}" "${PROBE_S:-}" >"$out/guest.env"
 parts=${SCEN:-"read,write,probe anon,reaction,fairness,sweep overhead,scale tenants auto"}
 # Multi-threaded TCG can oops in its int3 emulation (ftrace text
 # patching), or leave a vCPU that never answers the patching IPI (a soft

@@ -19,6 +19,7 @@ else
 	READ_MB=768 PASSES=3 WRITE_MB=512 REPS=3 PROBE_S=20 ANON_MB=256
 	OVH_REPS=9 OVH_ITERS=16 SCALE="1 100 1000 10000" FAIR_MB=96 TEN_MB=256
 fi
+REPS=${MBR_REPS:-$REPS} PROBE_S=${MBR_PROBE_S:-$PROBE_S}
 # The kernel command line can narrow a run (make bench SCEN=... CONTENDERS=...).
 cmdline_list() { sed -n "s/.*mbr\.$1=\([^ ]*\).*/\1/p" /proc/cmdline | tr , ' '; }
 SCENARIOS=$(cmdline_list scen)

@@ -44,6 +44,38 @@ def ratio(a, b):
     return f"{a / b:.3f}" if a is not None and b else "-"
 
 
+def anon_cost(k, a, floor):
+    """Can one worker keep up with the anon load? What reclaim costs per
+    page stolen (CPU in the background, time inside direct reclaim),
+    against the time the task needs to charge a page with no limit (the
+    unlimited group's median chunk over its pages)."""
+    chunk_pages = (floor[0].get("chunk_mb", 2) << 20) // 4096
+    charge = med(floor, "p50_ns") / chunk_pages / 1e3
+    rows = ["#### What a page costs (anon)", "",
+            f"The task charges a page every {charge:.1f} µs with no limit (median chunk of the "
+            "unlimited group). A reclaimer keeps pace only while it frees a page in that "
+            "time; CPUs needed = background µs/page ÷ that figure.", "",
+            "| contender | direct reclaim µs/page | background µs/page | CPUs needed to keep pace |",
+            "|---|---:|---:|---:|"]
+    for c in CONT:
+        # The agent's pages are not told apart from its tasks' own.
+        rs = [r for r in sel(k, "anon", contender=c) if r.get("pgsteal")
+              and not (r.get("bg_cpu_ns") and not r.get("bg_pages"))]
+        if not rs:
+            continue
+        dp = [r["pgsteal"] - r.get("bg_pages", 0) for r in rs]
+        d = [r["direct_ns"] / 1e3 / n for r, n in zip(rs, dp) if n > 0]
+        b = [r["bg_cpu_ns"] / 1e3 / r["bg_pages"] for r in rs if r.get("bg_pages")]
+        bm = statistics.median(b) if b else None
+        a[f"anon_cost/{c}"] = {"direct_us_per_page": statistics.median(d) if d else None,
+                               "bg_us_per_page": bm, "charge_us_per_page": charge}
+        md_d = f"{statistics.median(d):.1f}" if d else "-"
+        md_b = f"{bm:.1f}" if bm is not None else "-"
+        need = f"{bm / charge:.1f}" if bm is not None else "-"
+        rows.append(f"| {c} | {md_d} | {md_b} | {need} |")
+    return rows + [""]
+
+
 agg = {}
 md = ["# memcg_bgreclaim benchmarks", ""]
 md.append("QEMU TCG (multi-threaded), 2 vCPUs, 1 GiB RAM, ext4 on virtio-blk; "
@@ -167,6 +199,8 @@ for k in kernels:
                       f"| {ratio(med(rs, 'p999_ns'), med(floor, 'p999_ns'))} "
                       f"| {ratio(med(rs, 'p999_ns'), med(base, 'p999_ns'))} | {spread(rs, 'direct')} |")
         md.append("")
+        if scen == "anon" and floor:
+            md += anon_cost(k, a, floor)
     md += ["### Hook overhead (page-fault loop in a group of its own)", "",
            "| module | median ms | ratio vs not loaded |", "|---|---:|---:|"]
     none = med(sel(k, "overhead", contender="none"), "ns")
