@@ -19,7 +19,7 @@ else
 	READ_MB=768 PASSES=3 WRITE_MB=512 REPS=3 PROBE_S=20 ANON_MB=256
 	OVH_REPS=9 OVH_ITERS=16 SCALE="1 100 1000 10000" FAIR_MB=96 TEN_MB=256
 fi
-REPS=${MBR_REPS:-$REPS} PROBE_S=${MBR_PROBE_S:-$PROBE_S}
+REPS=${MBR_REPS:-$REPS} PROBE_S=${MBR_PROBE_S:-$PROBE_S} ANON_CHUNK_MB=2
 # The kernel command line can narrow a run (make bench SCEN=... CONTENDERS=...).
 cmdline_list() { sed -n "s/.*mbr\.$1=\([^ ]*\).*/\1/p" /proc/cmdline | tr , ' '; }
 SCENARIOS=$(cmdline_list scen)
@@ -159,15 +159,26 @@ scen_probe() {
 }
 
 # --- anonymous memory with zram swap --------------------------------
+# TLB shootdown interrupts, all CPUs: a reclaimer on another CPU than
+# the task flushes the task's TLB with one before it writes a dirty
+# page out, the task reclaiming its own pages does not.
+tlb_shootdowns() {
+	awk '$1 == "TLB:" { for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) s += $i }
+		END { print s + 0 }' /proc/interrupts
+}
 scen_anon() {
+	local tlb
 	snap a
+	tlb=$(tlb_shootdowns)
 	trace_reclaims_start
-	run_in G chunks $ANON_MB 2 >/tmp/out
+	run_in G chunks $ANON_MB $ANON_CHUNK_MB >/tmp/out
 	n=$(trace_reclaims chunks)
 	trace_reclaims_stop
+	tlb=$(($(tlb_shootdowns) - tlb))
 	snap b
 	set -- "$1" "$2" $(cat /tmp/out)
 	json scenario anon contender $1 rep $2 direct $n $(deltas) \
+		tlb_shootdowns $tlb chunk_mb $ANON_CHUNK_MB \
 		chunks $4 p50_ns $6 p99_ns $8 p999_ns ${10} max_ns ${12}
 }
 

@@ -55,8 +55,9 @@ def anon_cost(k, a, floor):
             f"The task charges a page every {charge:.1f} µs with no limit (median chunk of the "
             "unlimited group). A reclaimer keeps pace only while it frees a page in that "
             "time; CPUs needed = background µs/page ÷ that figure.", "",
-            "| contender | direct reclaim µs/page | background µs/page | CPUs needed to keep pace |",
-            "|---|---:|---:|---:|"]
+            "| contender | direct reclaim µs/page | background µs/page | CPUs needed to keep pace "
+            "| TLB shootdowns per page stolen |",
+            "|---|---:|---:|---:|---:|"]
     for c in CONT:
         # The agent's pages are not told apart from its tasks' own.
         rs = [r for r in sel(k, "anon", contender=c) if r.get("pgsteal")
@@ -72,7 +73,9 @@ def anon_cost(k, a, floor):
         md_d = f"{statistics.median(d):.1f}" if d else "-"
         md_b = f"{bm:.1f}" if bm is not None else "-"
         need = f"{bm / charge:.1f}" if bm is not None else "-"
-        rows.append(f"| {c} | {md_d} | {md_b} | {need} |")
+        tl = [r["tlb_shootdowns"] / r["pgsteal"] for r in rs if "tlb_shootdowns" in r]
+        md_t = f"{statistics.median(tl):.2f}" if tl else "-"
+        rows.append(f"| {c} | {md_d} | {md_b} | {need} | {md_t} |")
     return rows + [""]
 
 
