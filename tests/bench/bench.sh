@@ -357,6 +357,12 @@ probetrace_one() {	# probetrace_one CONTENDER
 	echo 'comm == "probe"' >$PT/events/sched/sched_wakeup/filter
 	echo 1 >$PT/events/sched/sched_switch/enable
 	echo 1 >$PT/events/sched/sched_wakeup/enable
+	# The workers' calls into memcg reclaim (their steps): how long the
+	# CPU is theirs between two points where they may give it away.
+	for e in begin end; do
+		echo 'comm ~ "memcg_bgrcl*"' >$PT/events/vmscan/mm_vmscan_memcg_reclaim_$e/filter
+		echo 1 >$PT/events/vmscan/mm_vmscan_memcg_reclaim_$e/enable
+	done
 	drop_caches
 	run_in G stream $F 1000 >/dev/null 2>&1 &
 	sleep 1
@@ -367,10 +373,28 @@ probetrace_one() {	# probetrace_one CONTENDER
 	killgroup G
 	wait
 	set -- "$1" $(cat /tmp/out)
+	steps=$(awk '
+	/mm_vmscan_memcg_reclaim_(begin|end):/ {
+		t = 0; for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { sub(":", "", $i); t = $i * 1e6 }
+		if (/_begin:/) b[$1] = t
+		else if ($1 in b) {
+			d = t - b[$1]; delete b[$1]; n++
+			h[int(d / 10)]++	# 10 us buckets
+			if (d > mx) mx = d
+			if (d > 500) o5++
+			if (d > 1000) o1++
+		}
+	}
+	END {
+		if (!n) { print "0 0 0 0 0 0"; exit }
+		for (k = 0; c < n / 2; k++) c += h[k]; p50 = k * 10
+		for (; c < n * 0.99; k++) c += h[k]; p99 = k * 10
+		printf "%d %d %d %.0f %d %d\n", n, p50, p99, mx, o5, o1
+	}' $PT/trace)
 	# Preempted (switched out runnable): the wait until it runs again,
 	# by the task that took its CPU. Woken: the wait until it runs, by
 	# the task it found running (prev_comm of the switch to it).
-	awk -v c="$1" -v p999="${7}" '
+	awk -v c="$1" -v p999="${7}" -v steps="$steps" '
 	function ts(s) { sub(":", "", s); return s * 1e6 }
 	/sched_switch:/ {
 		t = 0; for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) t = ts($i)
@@ -389,11 +413,16 @@ probetrace_one() {	# probetrace_one CONTENDER
 		s = ""; for (k in pw) s = s sprintf("%s:%.0f ", k, pw[k] / 1000)
 		w = ""; for (k in ww) w = w sprintf("%s:%.0f ", k, ww[k] / 1000)
 		sl = ""; for (k in slow) sl = sl sprintf("%s:%d ", k, slow[k])
-		printf "BENCH {\"scenario\":\"probetrace\",\"contender\":\"%s\",\"p999_ns\":%s,\"preempted\":%d,\"preempt_wait_ms\":%.1f,\"preempt_max_us\":%.0f,\"preempt_max_by\":\"%s\",\"preempt_ms_by\":\"%s\",\"wakeups\":%d,\"wakeup_wait_ms\":%.1f,\"wakeup_max_us\":%.0f,\"wakeup_max_behind\":\"%s\",\"wakeup_ms_behind\":\"%s\",\"wakeups_over_1ms_behind\":\"%s\"}\n",
-			c, p999, npre, ptot / 1000, pmax, pmaxby, s, nw, wtot / 1000, wmax, wmaxby, w, sl
+		split(steps, st, " ")
+		printf "BENCH {\"scenario\":\"probetrace\",\"contender\":\"%s\",\"worker_steps\":%d,\"step_p50_us\":%d,\"step_p99_us\":%d,\"step_max_us\":%d,\"steps_over_500us\":%d,\"steps_over_1ms\":%d,\"p999_ns\":%s,\"preempted\":%d,\"preempt_wait_ms\":%.1f,\"preempt_max_us\":%.0f,\"preempt_max_by\":\"%s\",\"preempt_ms_by\":\"%s\",\"wakeups\":%d,\"wakeup_wait_ms\":%.1f,\"wakeup_max_us\":%.0f,\"wakeup_max_behind\":\"%s\",\"wakeup_ms_behind\":\"%s\",\"wakeups_over_1ms_behind\":\"%s\"}\n",
+			c, st[1], st[2], st[3], st[4], st[5], st[6], p999, npre, ptot / 1000, pmax, pmaxby, s, nw, wtot / 1000, wmax, wmaxby, w, sl
 	}' $PT/trace | sed "s/^BENCH {/BENCH {\"kernel\":\"$(cat /etc/krel)\",/"
 	echo 0 >$PT/events/sched/sched_switch/enable
 	echo 0 >$PT/events/sched/sched_wakeup/enable
+	for e in begin end; do
+		echo 0 >$PT/events/vmscan/mm_vmscan_memcg_reclaim_$e/enable
+		echo 0 >$PT/events/vmscan/mm_vmscan_memcg_reclaim_$e/filter
+	done
 }
 part_probetrace() {
 	make_file $F $READ_MB
