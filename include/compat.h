@@ -140,26 +140,6 @@ static inline const char *mbr_cgroup_new_name(struct cgroup *cgrp)
 }
 
 /*
- * Whether a worker reclaims in paced steps even while it has its CPU to
- * itself. 6.6: "sched/eevdf: Curb wakeup-preemption" (RUN_TO_PARITY)
- * protects a picked task that stays eligible from wakeup preemption
- * until it has used its slice, so a task that wakes on the worker's CPU
- * without lag to claim waits for the worker's next pace point: with one
- * call per turn, the end of the call (make bench SCEN=probetrace on
- * 6.12: 154 of the probe's wakeups in 20 s waited over 1 ms behind a
- * worker; 86 with steps). Before EEVDF, CFS preempts a worker at such a
- * wakeup once the wakee is a wakeup granularity ahead, so the steps are
- * kept for when a task waits: smaller calls cost more CPU per page there
- * (the parameter sweep, one pass on 6.1: 479 ms of reclaim CPU with
- * batch_pages 64 against 399 ms with 256).
- */
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 6, 0)
-#define MBR_STEP_ALONE		true
-#else
-#define MBR_STEP_ALONE		false
-#endif
-
-/*
  * Whether this kernel has the cgroup v1 memory controller at all.
  * 6.11: "mm: memcg: put cgroup v1-specific code under a config option"
  * made it optional (CONFIG_MEMCG_V1, not set in Debian's 6.12); without

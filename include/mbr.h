@@ -238,7 +238,7 @@ ssize_t mbr_group_show_cpu_cgroup(struct mbr_group *g, char *buf);
 
 /* pace.c: sharing a worker's CPU with the tasks it serves */
 #define MBR_PACE_RUN_NS		(500 * NSEC_PER_USEC)
-#define MBR_PACE_CHUNK		64	/* pages per step (compat.h: when) */
+#define MBR_PACE_CHUNK		64	/* pages per step while shared */
 struct mbr_pace {
 	u64 since;			/* local_clock() at the run's start */
 	unsigned long nr_switches;	/* the worker's, at the last look */

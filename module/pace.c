@@ -15,9 +15,7 @@
  * the CPU, while another task is runnable there, yields between two
  * steps of reclaim (and between two turns); while others wait, its
  * steps are MBR_PACE_CHUNK pages, so that the wait behind it is bounded
- * by a step, not by a slice. On EEVDF kernels the steps are that size
- * even while it is alone (compat.h), as a task that wakes during a step
- * cannot preempt it there while it is eligible and within its slice.
+ * by a step, not by a slice.
  *
  * Why not yield at every step: a yield gives the CPU to whoever is
  * next, a CPU-bound reader of the same group as likely as the waiting

@@ -204,9 +204,8 @@ static bool mbr_turn_goes_on(struct mbr_group *g, unsigned long stop)
 
 /*
  * @requested pages of @g from @victim: in one call while the worker has
- * its CPU to itself (on EEVDF kernels in steps then too: compat.h),
- * MBR_PACE_CHUNK pages a step while another task is runnable there,
- * pacing in between (pace.c). A remainder the kernel
+ * its CPU to itself, MBR_PACE_CHUNK pages a step while another task is
+ * runnable there, pacing in between (pace.c). A remainder the kernel
  * would round up to SWAP_CLUSTER_MAX anyway is not split off. A step
  * that gets less than a quarter of what it asked for ends the turn; the
  * turn's progress rule judges the sum.
@@ -222,7 +221,7 @@ static unsigned long mbr_reclaim_steps(struct mbr_group *g,
 
 	for (;;) {
 		step = requested - reclaimed;
-		split = (MBR_STEP_ALONE || mbr_pace_shared()) &&
+		split = mbr_pace_shared() &&
 			step >= MBR_PACE_CHUNK + SWAP_CLUSTER_MAX;
 		if (split)
 			step = MBR_PACE_CHUNK;
