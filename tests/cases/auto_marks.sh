@@ -60,6 +60,11 @@ wr $S/check_pages 32 >/dev/null
 check "the late wakeups make the reader stall ($n direct reclaims)" test "$n" -gt 0
 grep -o 'low_wmark=[0-9]*' $T/trace | cut -d= -f2 | uniq >/tmp/auto.lows
 hmax=$(awk -v m=$M 'BEGIN { h = 0 } { if (m - $1 > h) h = m - $1 } END { print h }' /tmp/auto.lows)
+# A fast pass can be one long cycle, which closes only after the reader
+# ends (6.12, 2026-12-05: one wake mark in the trace, 4096 KiB after).
+sleep 1
+hend=$(headroom)
+[ "$hend" -gt "$hmax" ] && hmax=$hend
 diag "late wakeups: $n stalls, headroom values (KiB):$(awk -v m=$M '{ printf " %d", (m - $1) / 1024 }' /tmp/auto.lows)"
 check "they at least doubled it ($((h1 >> 10)) -> $((hmax >> 10)) KiB)" \
 	test "$hmax" -ge $((2 * h1 < M / 4 ? 2 * h1 : M / 4))
