@@ -198,11 +198,9 @@ part_read() { make_file $F $READ_MB && run_contenders read; }
 part_write() { run_contenders write; }
 part_probe() { make_file $F $READ_MB && run_contenders probe; }
 part_anon() {
-	echo 1G >/sys/block/zram0/disksize && mkswap /dev/zram0 >/dev/null &&
-		swapon /dev/zram0
+	zram_swap_on 1G
 	run_contenders anon
-	swapoff /dev/zram0
-	echo 1 >/sys/block/zram0/reset
+	zram_swap_off
 }
 
 # --- reaction: low mark crossed -> first background reclaim ---------
