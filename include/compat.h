@@ -15,6 +15,7 @@
 #include <linux/memcontrol.h>
 #include <linux/static_call.h>
 #include <linux/sched/cputime.h>
+#include <linux/rcupdate.h>
 
 #if LINUX_VERSION_CODE < KERNEL_VERSION(6, 0, 0)
 #error "memcg_bgreclaim needs Linux 6.0 or later (reclaim_options flags)"
@@ -29,6 +30,26 @@
  */
 #ifndef CONFIG_HAVE_STATIC_CALL
 #error "memcg_bgreclaim needs CONFIG_HAVE_STATIC_CALL: it calls unexported functions only through direct static calls"
+#endif
+
+/*
+ * 7.3 moved try_to_free_mem_cgroup_pages() and its MEMCG_RECLAIM_*
+ * flags from <linux/swap.h> to mm/internal.h, which no headers package
+ * ships. The prototype and flags below are 7.3's (the same as 6.11's);
+ * the prototype is checked against the running kernel's BTF at load
+ * (btf.c, MBR_PROTO_TFMCP), so a later change refuses the load. The
+ * flags are macros, which BTF does not record: their values have not
+ * changed since 6.0 ("mm: vmscan: make memcg reclaim take flags").
+ */
+#ifndef MEMCG_RECLAIM_MAY_SWAP
+#define MEMCG_RECLAIM_MAY_SWAP		(1 << 1)
+#define MEMCG_RECLAIM_PROACTIVE		(1 << 2)
+#define MBR_TFMCP_RESTATED		1
+unsigned long try_to_free_mem_cgroup_pages(struct mem_cgroup *memcg,
+					   unsigned long nr_pages,
+					   gfp_t gfp_mask,
+					   unsigned int reclaim_options,
+					   int *swappiness);
 #endif
 
 DECLARE_STATIC_CALL(mbr_try_to_free_mem_cgroup_pages,
@@ -85,7 +106,7 @@ static inline u64 mbr_task_cpu_ns(struct task_struct *p)
 
 /*
  * try_to_free_mem_cgroup_pages(), whose key is typed from the prototype
- * in this very kernel's <linux/swap.h>.
+ * in this very kernel's <linux/swap.h> (before 7.3) or the one above.
  *
  * 5.19/6.0: "mm: vmscan: make memcg reclaim take flags" turned the bool
  * may_swap into unsigned int reclaim_options (MEMCG_RECLAIM_MAY_SWAP).
@@ -130,13 +151,17 @@ static inline struct cgroup *mbr_cgroup_from_dir(struct dentry *dentry)
  * The name of a cgroup being created (from its css_online), read
  * without kernfs_rename_lock, which cgroup_name() takes and which may
  * sleep on PREEMPT_RT: no rename can happen before its directory is
- * activated, after css_online. kernfs_node::name is a plain pointer in
- * 6.1 and 6.12 (6.15, "kernfs: Use RCU to access kernfs_node::name",
- * made it __rcu).
+ * activated, after css_online, so the name cannot change under us.
+ * 6.15, "kernfs: Use RCU to access kernfs_node::name", made the name
+ * __rcu; before, it is a plain pointer.
  */
 static inline const char *mbr_cgroup_new_name(struct cgroup *cgrp)
 {
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 15, 0)
+	return rcu_dereference_protected(cgrp->kn->name, true);
+#else
 	return cgrp->kn->name;
+#endif
 }
 
 /*
@@ -165,12 +190,34 @@ static inline unsigned long mbr_ftrace_arg(struct ftrace_regs *fregs,
 }
 
 /*
- * uncharge_batch() takes mm/memcontrol.c's private struct
- * uncharge_gather, whose first member has been the memcg being
- * uncharged since it was introduced (5.x) and still is in 6.12.
+ * The hooked functions' arguments, read by position (hooks.c), and the
+ * prototypes of the functions the module hooks or calls without a
+ * header to type them, as the kernel's BTF spells them: btf.c refuses
+ * to load where the running kernel's differ.
+ *
+ * try_charge_memcg(memcg, gfp_mask, nr_pages): the same since 5.17
+ * ("mm/memcg: rename try_charge to try_charge_memcg" made it so), static
+ * since 6.14. mem_cgroup_css_online/offline(css): as every css op.
+ * try_to_free_mem_cgroup_pages(): 6.0 turned bool may_swap into
+ * unsigned int reclaim_options; 6.11 appended int *swappiness.
  */
-struct mbr_uncharge_gather_head {
-	struct mem_cgroup *memcg;
-};
+#define MBR_ARG_CHARGE_MEMCG	0
+#define MBR_ARG_CHARGE_NR	2
+#define MBR_ARG_CSS		0
+#define MBR_ARG_TFMCP_MEMCG	0
+#define MBR_ARG_TFMCP_OPTIONS	3
+
+#define MBR_PROTO_MAX_ARGS	6
+#define MBR_PROTO_TRY_CHARGE_MEMCG \
+	"struct mem_cgroup *", "gfp_t", "unsigned int"
+#define MBR_PROTO_CSS_HOOK	"struct cgroup_subsys_state *"
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 11, 0)
+#define MBR_PROTO_TFMCP \
+	"struct mem_cgroup *", "long unsigned int", "gfp_t", \
+	"unsigned int", "int *"
+#else
+#define MBR_PROTO_TFMCP \
+	"struct mem_cgroup *", "long unsigned int", "gfp_t", "unsigned int"
+#endif
 
 #endif /* MBR_COMPAT_H */

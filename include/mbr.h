@@ -139,6 +139,11 @@ extern const char mbr_version[];
 
 /* symbols.c (the static calls are declared in compat.h) */
 int mbr_symbols_init(const char *extra_required);
+unsigned long mbr_kallsyms_lookup(const char *name);
+bool mbr_symbol_clone(const char *name, char *buf, size_t len);
+
+/* btf.c: the pinned prototypes, checked against the kernel's BTF */
+int mbr_btf_check(void);
 
 /* table.c: the configured groups and their lifecycle */
 extern raw_spinlock_t mbr_lock;
@@ -253,6 +258,7 @@ bool mbr_reclaim_turn(struct mbr_group *g, struct mbr_pace *pace);
 
 /* hooks.c */
 int mbr_hooks_init_offline(void);
+int mbr_hooks_check_targets(const char *extra);
 int mbr_hooks_init_observers(void);
 void mbr_hooks_exit_observers(void);
 void mbr_hooks_exit(void);

@@ -25,6 +25,7 @@
  * irq included): no sleeping, no allocation, RCU for every lookup.
  */
 #include <linux/ftrace.h>
+#include <linux/kallsyms.h>
 #include <linux/kprobes.h>
 #include <linux/percpu.h>
 #include <linux/preempt.h>
@@ -49,8 +50,8 @@ static void mbr_charge_hook(unsigned long ip, unsigned long parent_ip,
 	if (bit < 0)
 		return;
 
-	memcg = (struct mem_cgroup *)mbr_ftrace_arg(fregs, 0);
-	nr = mbr_ftrace_arg(fregs, 2);
+	memcg = (struct mem_cgroup *)mbr_ftrace_arg(fregs, MBR_ARG_CHARGE_MEMCG);
+	nr = mbr_ftrace_arg(fregs, MBR_ARG_CHARGE_NR);
 	if (!memcg ||
 	    this_cpu_add_return(mbr_charged_pages, nr) < READ_ONCE(mbr_check_pages))
 		goto out;
@@ -69,6 +70,14 @@ out:
 }
 
 /*
+ * Set once the hooked prototypes were checked against the kernel's BTF
+ * (main.c, before the other hooks): the offline hook is attached
+ * earlier, and until then does not read its argument. A missed offline
+ * then is harmless: no group exists yet.
+ */
+static bool mbr_hook_args_checked;
+
+/*
  * No recursion guard here on purpose: a missed offline would keep a
  * zombie memcg pinned until the table's sweep, and this callback calls
  * nothing that can lead back into mem_cgroup_css_offline().
@@ -78,7 +87,9 @@ static void mbr_offline_hook(unsigned long ip, unsigned long parent_ip,
 {
 	struct cgroup_subsys_state *css;
 
-	css = (struct cgroup_subsys_state *)mbr_ftrace_arg(fregs, 0);
+	if (!READ_ONCE(mbr_hook_args_checked))
+		return;
+	css = (struct cgroup_subsys_state *)mbr_ftrace_arg(fregs, MBR_ARG_CSS);
 	if (css) {
 		mbr_group_offline(mem_cgroup_from_css(css));
 		mbr_rules_offline(mem_cgroup_from_css(css));
@@ -98,7 +109,8 @@ static int mbr_online_entry(struct kretprobe_instance *ri,
 {
 	struct cgroup_subsys_state **css = (void *)ri->data;
 
-	*css = (struct cgroup_subsys_state *)regs_get_kernel_argument(regs, 0);
+	*css = (struct cgroup_subsys_state *)regs_get_kernel_argument(regs,
+								 MBR_ARG_CSS);
 	return *css && mbr_rules_exist() ? 0 : 1;	/* 1: do not arm */
 }
 
@@ -163,15 +175,16 @@ static int mbr_direct_entry(struct kretprobe_instance *ri,
 	struct mem_cgroup *memcg;
 	bool watched;
 
-	memcg = (struct mem_cgroup *)regs_get_kernel_argument(regs, 0);
+	memcg = (struct mem_cgroup *)regs_get_kernel_argument(regs,
+							  MBR_ARG_TFMCP_MEMCG);
 	if (!memcg || !atomic_read(&mbr_nr_groups) || mbr_current_is_worker())
 		return 1;	/* do not arm the return probe */
 	/*
 	 * memory.reclaim (an agent such as senpai) is no task's stall; it
-	 * would also pin wmark_auto's headroom at its bound. The options
-	 * are the fourth argument on 6.1 and 6.12 alike.
+	 * would also pin wmark_auto's headroom at its bound.
 	 */
-	if (regs_get_kernel_argument(regs, 3) & MEMCG_RECLAIM_PROACTIVE)
+	if (regs_get_kernel_argument(regs, MBR_ARG_TFMCP_OPTIONS) &
+	    MEMCG_RECLAIM_PROACTIVE)
 		return 1;
 	call->id = cgroup_id(memcg->css.cgroup);
 	rcu_read_lock();
@@ -275,6 +288,37 @@ static int mbr_hook_one(struct mbr_hook *h)
 int mbr_hooks_init_offline(void)
 {
 	return mbr_hook_one(&mbr_hooks[MBR_HOOK_OFFLINE]);
+}
+
+/**
+ * mbr_hooks_check_targets() - refuse a kernel where gcc copied a hooked
+ *	function (callers of the copy would bypass the hook unseen); call
+ *	it once their prototypes passed mbr_btf_check()
+ * @extra: one more function to check as if hooked (the tests), or NULL
+ *
+ * Return: 0 or -EOPNOTSUPP, logged with the function and its copy.
+ */
+int mbr_hooks_check_targets(const char *extra)
+{
+	const char *names[] = {
+		mbr_hooks[MBR_HOOK_OFFLINE].name, mbr_hooks[1].name,
+		mbr_online_probe.kp.symbol_name,
+		mbr_direct_probe.kp.symbol_name, extra,
+	};
+	char clone[KSYM_NAME_LEN];
+	unsigned int i;
+
+	BUILD_BUG_ON(ARRAY_SIZE(mbr_hooks) != 2);
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		if (!names[i] || !*names[i] ||
+		    !mbr_symbol_clone(names[i], clone, sizeof(clone)))
+			continue;
+		pr_err("refusing to load: gcc made a copy of %s, %s, whose callers the hook would miss\n",
+		       names[i], clone);
+		return -EOPNOTSUPP;
+	}
+	WRITE_ONCE(mbr_hook_args_checked, true);
+	return 0;
 }
 
 /**

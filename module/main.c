@@ -41,6 +41,10 @@ static char *test_require_symbol;
 module_param(test_require_symbol, charp, 0400);
 MODULE_PARM_DESC(test_require_symbol,
 		 "testing only: one more symbol that must resolve at load");
+static char *test_hook_target;
+module_param(test_hook_target, charp, 0400);
+MODULE_PARM_DESC(test_hook_target,
+		 "testing only: one more function checked at load as if hooked");
 
 static int __init mbr_init(void)
 {
@@ -51,6 +55,14 @@ static int __init mbr_init(void)
 		return ret;
 
 	ret = mbr_symbols_init(test_require_symbol);
+	if (ret)
+		goto out_unhook_offline;
+
+	ret = mbr_btf_check();
+	if (ret)
+		goto out_unhook_offline;
+
+	ret = mbr_hooks_check_targets(test_hook_target);
 	if (ret)
 		goto out_unhook_offline;
 

@@ -129,6 +129,47 @@ static int mbr_resolve_one(const char *name, struct static_call_key *key,
 }
 
 /**
+ * mbr_kallsyms_lookup() - the address of a kernel symbol, or 0
+ * @name: a data symbol; never called through the result
+ */
+unsigned long mbr_kallsyms_lookup(const char *name)
+{
+	return static_call(mbr_kallsyms_lookup_name)(name);
+}
+
+/*
+ * The suffixes gcc gives a function's copies: a specialised clone
+ * (.isra, .constprop) or the split-off body of a partly inlined
+ * function (.part). Callers of a copy branch to it directly, past the
+ * original's ftrace site.
+ */
+static const char *const mbr_clone_kinds[] = { "isra", "constprop", "part" };
+#define MBR_CLONE_NUMBERS	4
+
+/**
+ * mbr_symbol_clone() - whether gcc made a copy of function @name
+ * @name: the function
+ * @buf: where the copy's name goes
+ * @len: its size
+ *
+ * Return: true, with the first copy's name in @buf, if kallsyms knows
+ * one of @name.isra.N, @name.constprop.N or @name.part.N (N < 4).
+ */
+bool mbr_symbol_clone(const char *name, char *buf, size_t len)
+{
+	unsigned int k, n;
+
+	for (k = 0; k < ARRAY_SIZE(mbr_clone_kinds); k++) {
+		for (n = 0; n < MBR_CLONE_NUMBERS; n++) {
+			snprintf(buf, len, "%s.%s.%u", name, mbr_clone_kinds[k], n);
+			if (mbr_kallsyms_lookup(buf))
+				return true;
+		}
+	}
+	return false;
+}
+
+/**
  * mbr_symbols_init() - resolve every unexported function the module calls
  * @extra_required: one more symbol name that must resolve, or NULL; the
  *	tests use it to prove that a missing symbol fails the load cleanly

@@ -9,9 +9,38 @@ mbr_test_krels() {
 	esac | awk '{ print $2 "-" $3 }'
 }
 
+# The Debian release of a test kernel: bookworm (the host's), trixie,
+# trixie-backports or sid. mbr_krel_release KREL
+mbr_krel_release() {
+	"$MBR_TOP/tests/kernels.sh" all | awk -v k="$1" '$2 "-" $3 == k { print $4 }'
+}
+
+# The root a test kernel lives in: "" for the host's own release, else
+# its release's chroot (tests/chroot.sh), where its headers, image and
+# modules are installed on first use. mbr_kroot KREL
+mbr_kroot() {
+	rel=$(mbr_krel_release "$1")
+	case $rel in
+	bookworm | "") ;;
+	*) sh "$MBR_TOP/tests/chroot.sh" kernel "$rel" "$1" ;;
+	esac
+}
+
+# The image of a test kernel: /boot/vmlinuz-KREL, or from 7.x on
+# /usr/lib/modules/KREL/vmlinuz. mbr_kernel_image KREL
+mbr_kernel_image() {
+	root=$(mbr_kroot "$1")
+	for p in "$root/boot/vmlinuz-$1" "$root/usr/lib/modules/$1/vmlinuz"; do
+		[ -f "$p" ] && { echo "$p"; return 0; }
+	done
+	return 1
+}
+
 # Build the module for one kernel in its own copy of the sources, so
 # that builds for several kernels never share objects. Prints the path
-# of the stripped .ko; the compiler output is in $dir/build.log.
+# of the stripped .ko; the compiler output is in $dir/build.log, and
+# $dir/gcc the compiler's version. A kernel of another release is built
+# in that release's chroot, with its gcc and kbuild, as DKMS would there.
 # mbr_build_ko KREL [fi]: "fi" builds the fault-injection test variant.
 # MBR_KDIR: the kernel build tree, when not /lib/modules/KREL/build.
 mbr_build_ko() {
@@ -21,9 +50,30 @@ mbr_build_ko() {
 	rm -rf "$dir"
 	mkdir -p "$dir"
 	(cd "$MBR_TOP" && cp -r Kbuild Makefile VERSION module sysfs include "$dir/")
-	make -C "${MBR_KDIR:-/lib/modules/$krel/build}" M="$dir" W=1 \
-		MBR_FAULT_INJECT="$([ "$variant" = fi ] && echo 1)" \
-		MBR_VERSION="$(cat "$MBR_TOP/VERSION")" modules >"$dir/build.log" 2>&1 || return 1
+	set -- make W=1 MBR_FAULT_INJECT="$([ "$variant" = fi ] && echo 1)" \
+		MBR_VERSION="$(cat "$MBR_TOP/VERSION")" modules
+	rel=$(mbr_krel_release "$krel")
+	if [ -z "${MBR_KDIR:-}" ] && [ -n "$rel" ] && [ "$rel" != bookworm ]; then
+		root=$(mbr_kroot "$krel") || return 1
+		inner=/tmp/mbr-ko${variant:+-$variant}-$krel
+		rm -rf "$root$inner"
+		cp -r "$dir" "$root$inner"
+		sh "$MBR_TOP/tests/chroot.sh" run "$rel" sh -c \
+			'k=$1 d=$2; shift 2; gcc --version | head -n 1 >"$d/gcc"; "$@" -C "/lib/modules/$k/build" M="$d" >"$d/build.log" 2>&1' \
+			sh "$krel" "$inner" "$@"
+		rc=$?
+		rm -rf "$dir"
+		mv "$root$inner" "$dir"
+		[ "$rc" = 0 ] || return 1
+	else
+		gcc --version | head -n 1 >"$dir/gcc"
+		"$@" -C "${MBR_KDIR:-/lib/modules/$krel/build}" M="$dir" >"$dir/build.log" 2>&1 || return 1
+	fi
 	strip --strip-debug -o "$dir/memcg_bgreclaim.stripped.ko" "$dir/memcg_bgreclaim.ko"
 	echo "$dir/memcg_bgreclaim.stripped.ko"
 }
+
+# Downloads, chroots and built trees that outlive a clone (CI runs on a
+# fresh clone of this machine and finds them here).
+MBR_CACHE=${MBR_CACHE:-/var/cache/memcg-bgreclaim-test}
+export MBR_CACHE
