@@ -2,24 +2,32 @@
 # make check: everything, as TAP, ending with the plain line
 # "N passed, N failed". Exit status 1 on any failure.
 #
+#   The test kernels (tests/kernels.sh): bookworm's 6.1 and 6.12,
+#   trixie's 6.12, trixie-backports' and sid's 7.x, each generic, cloud
+#   and PREEMPT_RT. The "full" kernels are generic 6.1, trixie's 6.12 and
+#   the newest 7.x; the "smoke" ones the other generic kernels, the rt
+#   flavour of the newest 7.x and the cloud and rt flavours of bookworm.
+#
 #   host: unit tests of the pure logic, the guest helpers, and for every
-#   test kernel (6.1 and 6.12, each generic, cloud and PREEMPT_RT) a W=1
-#   build and the IBT structure check of the .ko (tests/static_calls.py);
-#   the Debian package (tests/deb.sh: dpkg -i builds the module with
-#   DKMS for every kernel, signed; dpkg -P leaves nothing); checkpatch
+#   kernel of make check a W=1 build with its own release's gcc (in that
+#   release's chroot) and the IBT structure check of the .ko
+#   (tests/static_calls.py); the Debian package (tests/deb.sh: dpkg -i
+#   builds the module with DKMS for every kernel, on the host and in
+#   each release's chroot; dpkg -P leaves nothing); checkpatch
 #   guests, MBR_JOBS (2) at a time, longest first:
-#     generic 6.1 and 6.12: every case on 2 CPUs; the worker count and
-#       CPU hotplug on 4 CPUs (on 1 and 9 CPUs too in check-matrix)
+#     full kernels: every case on 2 CPUs; the worker count and CPU
+#       hotplug on 4 CPUs (on 1 and 9 CPUs too in check-matrix); the
+#       kernel's own memcg selftests of each (test_memcontrol, test_kmem),
+#       stock and with the module
 #     generic 6.1 with the cgroup v1 memory controller: the mechanism cases
-#     cloud and rt flavours: a smoke set (tests/cases/smoke.list)
-#     the IBT-enforcing emulator (bochs, tests/ibt/run.sh) on 6.12
-#     the .ko DKMS installed from the package, on generic 6.12
-#     generic 6.1 and 6.12: the kernel's own memcg selftests of each
-#       (test_memcontrol, test_kmem), stock and with the module
+#     smoke kernels: a smoke set (tests/cases/smoke.list)
+#     the IBT-enforcing emulator (bochs, tests/ibt/run.sh) on the full
+#       6.12 and the newest 7.x
+#     the .ko DKMS installed from the package, on the newest 7.x
 #
 # MBR_CASES="a b" limits the guest cases to those (and skips the guests
 # that have none of them).
-# MBR_MATRIX=1 (make check-matrix): every case on every flavour.
+# MBR_MATRIX=1 (make check-matrix): every case on every kernel.
 # MBR_DEBUG=1 (make check-debug): the same cases on the debug kernel of
 # tests/debug/kernel.sh (KASAN, lockdep, kmemleak...), built from
 # linux-source-6.12 once and cached; no DKMS build, no other kernel.
@@ -113,29 +121,46 @@ if [ -n "${MBR_DEBUG:-}" ]; then
 		export MBR_KDIR MBR_KERNEL MBR_TIMEOUT MBR_MEM
 	fi
 	generic=$krels
-	flavours=
+	smoke=
 else
-	generic=$(mbr_test_krels amd64)
-	krels=$(mbr_test_krels all)
-	flavours=$(echo "$krels" | grep -e '-cloud-amd64$' -e '-rt-amd64$')
+	all=$(sh "$MBR_TOP/tests/kernels.sh" all)
+	# The newest 7.x: the highest version of trixie-backports and sid.
+	new=$(echo "$all" | awk '$1 !~ /^6\./ { print $2 }' | sort -V | tail -n 1)
+	full=$(echo "$all" | awk -v n="$new" '$3 == "amd64" &&
+		(($1 == "6.1" && $4 == "bookworm") || ($1 == "6.12" && $4 == "trixie") ||
+		$2 == n) { print $2 "-" $3 }')
+	krels=$(echo "$all" | awk '{ print $2 "-" $3 }')
+	if [ -n "${MBR_MATRIX:-}" ]; then
+		generic=$krels
+		smoke=
+	else
+		generic=$full
+		smoke=$(echo "$all" | awk -v n="$new" '($3 == "amd64" ||
+			$4 == "bookworm" || ($2 == n && $3 == "rt-amd64")) { print $2 "-" $3 }' |
+			grep -vxF "$full")
+		krels="$generic $smoke"
+	fi
+	newest=$(echo "$generic" | grep "^$new-amd64\$")
 fi
+echo "# kernels, full suite: $(echo $generic)"
+echo "# kernels, smoke set: $(echo ${smoke:-none})"
 
 # Build for every kernel; a kernel whose module does not build has no guest.
 built=
 for krel in $krels; do
 	ko=$(mbr_build_ko "$krel")
 	if [ -z "$ko" ]; then
-		echo "not ok - build[$krel]: module builds" | emit
+		echo "not ok - build[$krel]: module builds ($(cat "$MBR_BUILD/ko-$krel/gcc" 2>/dev/null))" | emit
 		sed 's/^/#   /' "$MBR_BUILD/ko-$krel/build.log" | tail -n 40
 		continue
 	fi
-	echo "ok - build[$krel]: module builds" | emit
+	echo "ok - build[$krel]: module builds with $(mbr_krel_release "$krel")'s $(cat "$MBR_BUILD/ko-$krel/gcc")" | emit
 	w=$(grep -c -i 'warning' "$MBR_BUILD/ko-$krel/build.log")
 	if [ "$w" = 0 ]; then r=ok; else r="not ok"; fi
 	echo "$r - build[$krel]: W=1 build has no warnings ($w)" | emit
 	grep -i 'warning' "$MBR_BUILD/ko-$krel/build.log" | head -n 20 | sed 's/^/#   /'
 	# No indirect branch can reach a resolved function (IBT).
-	python3 "$MBR_TOP/tests/static_calls.py" "$krel" "$MBR_BUILD/ko-$krel" | emit
+	python3 "$MBR_TOP/tests/static_calls.py" "$krel" "$MBR_BUILD/ko-$krel" "$(mbr_kroot "$krel")" | emit
 
 	# (DKMS builds for every kernel are tested by the package, below.)
 	# The fault-injection variant, for every kernel that runs fault_paths.
@@ -148,7 +173,7 @@ for krel in $krels; do
 	export MBR_FI_KO
 	# The smoke guests of the other flavours: a shorter rmdir race.
 	MBR_GUEST_ENV=
-	if [ -z "${MBR_MATRIX:-}" ] && ! echo "$generic" | grep -qx "$krel"; then
+	if ! echo "$generic" | grep -qx "$krel"; then
 		MBR_GUEST_ENV=$MBR_BUILD/guest-smoke.env
 		echo "MBR_RMDIR_ITERS=50" >"$MBR_GUEST_ENV"
 	fi
@@ -157,11 +182,11 @@ for krel in $krels; do
 	if [ -z "${MBR_DEBUG:-}" ] && wanted memcg_selftests &&
 		echo "$generic" | grep -qx "$krel"; then
 		# The kernel's memcg selftests of this kernel's series (cached).
-		MBR_SELFTESTS=$(sh "$MBR_TOP/tests/selftests/build.sh" "$krel") ||
+		MBR_SELFTESTS=$(MBR_KROOT=$(mbr_kroot "$krel") sh "$MBR_TOP/tests/selftests/build.sh" "$krel") ||
 			echo "not ok - build[$krel]: the kernel's memcg selftests build" | emit
 	fi
 	export MBR_SELFTESTS
-	if ! sh "$MBR_TOP/tests/vm/mkinitramfs.sh" "$krel" "$ko" "$MBR_BUILD/helpers" \
+	if ! MBR_KROOT=$(mbr_kroot "$krel") sh "$MBR_TOP/tests/vm/mkinitramfs.sh" "$krel" "$ko" "$MBR_BUILD/helpers" \
 		"$MBR_BUILD/initrd-$krel.gz"; then
 		echo "not ok - vm[$krel]: initramfs builds" | emit
 		continue
@@ -182,7 +207,7 @@ selftests() {
 if [ -n "${MBR_SELFTEST_RUN:-}" ]; then
 	selftests $generic
 	generic=
-	flavours=
+	smoke=
 fi
 for krel in $generic; do
 	has "$krel" || continue
@@ -199,15 +224,9 @@ for krel in $generic; do
 	job main-a "$krel" 2 4096 "$b"
 	job main-b "$krel" 2 4096 "$a"
 done
-if [ -n "${MBR_MATRIX:-}" ]; then
-	for krel in $flavours; do
-		has "$krel" && job main "$krel" 2 4096 "$all_cases,nr_workers"
-	done
-else
-	for krel in $flavours; do
-		has "$krel" && job smoke "$krel" 2 4096 "$smoke_cases"
-	done
-fi
+for krel in $smoke; do
+	has "$krel" && job smoke "$krel" 2 4096 "$smoke_cases"
+done
 # The memory controller on cgroup v1 (6.1 only: 6.12 has no
 # CONFIG_MEMCG_V1, which the cgroup_v1 case checks on v2).
 if [ -n "$v1_cases" ] && [ -z "${MBR_DEBUG:-}" ]; then
@@ -215,19 +234,21 @@ if [ -n "$v1_cases" ] && [ -z "${MBR_DEBUG:-}" ]; then
 		case $krel in 6.1.*) has "$krel" && job v1 "$krel" 2 4096 "$v1_cases" mbr.cgroup=v1 ;; esac
 	done
 fi
-# The IBT-enforcing emulator (bochs), on the newest generic 6.12.
-ibt_krel=$(echo "$generic" | grep '^6\.12\.' | tail -n 1)
-if [ -z "${MBR_DEBUG:-}" ] && wanted ibt && [ -n "$ibt_krel" ] && has "$ibt_krel"; then
-	echo "ibt ibt $ibt_krel" >>"$JOBS/list"
-fi
-# The Debian package on this host (dpkg -i, DKMS for every kernel,
-# signing, dpkg -P), then a guest that boots the .ko DKMS installed for
-# the newest generic 6.12, with the packaged command line's cases.
-deb_krel=$(echo "$generic" | grep '^6\.12\.' | tail -n 1)
+# The IBT-enforcing emulator (bochs), on the full 6.12 and the newest 7.x.
+for ibt_krel in $(echo "$generic" | grep -e '^6\.12\..*+deb13-amd64$') ${newest:-}; do
+	if [ -z "${MBR_DEBUG:-}" ] && wanted ibt && has "$ibt_krel"; then
+		echo "ibt ibt $ibt_krel" >>"$JOBS/list"
+	fi
+done
+# The Debian package on this host and in each release's chroot (dpkg -i,
+# DKMS for every kernel, signing, dpkg -P), then a guest that boots the
+# .ko DKMS installed for the newest 7.x, with the packaged command
+# line's cases.
+deb_krel=${newest:-}
 if [ -z "${MBR_DEBUG:-}" ] && wanted deb && [ -n "$deb_krel" ] && has "$deb_krel"; then
-	sh "$MBR_TOP/tests/deb.sh" test | emit
+	MBR_DEB_KRELS="$built" MBR_DEB_KREL=$deb_krel sh "$MBR_TOP/tests/deb.sh" test | emit
 	dko=$MBR_BUILD/deb/memcg_bgreclaim.ko
-	if [ -f "$dko" ] && MBR_FI_KO= sh "$MBR_TOP/tests/vm/mkinitramfs.sh" "$deb_krel" "$dko" \
+	if [ -f "$dko" ] && MBR_FI_KO= MBR_KROOT=$(mbr_kroot "$deb_krel") sh "$MBR_TOP/tests/vm/mkinitramfs.sh" "$deb_krel" "$dko" \
 		"$MBR_BUILD/helpers" "$MBR_BUILD/initrd-deb-$deb_krel.gz"; then
 		echo "ok - deb: a guest boots the .ko DKMS installed for $deb_krel (sha256 $(cut -c1-16 "$dko.sha256")...)" | emit
 		job deb "$deb_krel" 2 1024 "hook_targets,rules,cli"
@@ -237,7 +258,7 @@ if [ -z "${MBR_DEBUG:-}" ] && wanted deb && [ -n "$deb_krel" ] && has "$deb_krel
 fi
 # The worker count on 2 CPUs is in the main guest; 4 CPUs with hotplug
 # here; 1 and 9 CPUs in make check-matrix and check-debug (time).
-for krel in $generic ${MBR_MATRIX:+$flavours}; do
+for krel in $generic; do
 	has "$krel" || continue
 	job cpu4 "$krel" 4 1024 nr_workers,cpu_hotplug
 	[ -n "${MBR_MATRIX:-}${MBR_DEBUG:-}" ] || continue
@@ -260,13 +281,15 @@ run_job() {
 		[ "$tag" = main ] || label="$krel $tag"
 		initrd=$MBR_BUILD/initrd-$tag-$krel.gz
 		[ -f "$initrd" ] || initrd=$MBR_BUILD/initrd-$krel.gz
-		MBR_APPEND="$*" MBR_DISK_MB=$disk MBR_OUT=$MBR_BUILD \
+		MBR_KERNEL=${MBR_KERNEL:-$(mbr_kernel_image "$krel")} \
+			MBR_APPEND="$*" MBR_DISK_MB=$disk MBR_OUT=$MBR_BUILD \
 			sh "$MBR_TOP/tests/vm/run.sh" "$krel" "$initrd" \
 			"$krel-$tag" "$cpus" "$cases" </dev/null >"$JOBS/$n.raw" 2>&1
 		;;
 	ibt)
 		label="$krel bochs"
-		sh "$MBR_TOP/tests/ibt/run.sh" "$krel" "$MBR_BUILD/ko-$krel/memcg_bgreclaim.stripped.ko" \
+		MBR_KROOT=$(mbr_kroot "$krel") sh "$MBR_TOP/tests/ibt/run.sh" "$krel" \
+			"$MBR_BUILD/ko-$krel/memcg_bgreclaim.stripped.ko" \
 			</dev/null >"$JOBS/$n.raw" 2>&1
 		;;
 	esac

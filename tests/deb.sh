@@ -3,10 +3,16 @@
 #   deb.sh build   build memcg-bgreclaim-dkms_<ver>_amd64.deb in build/deb
 #   deb.sh test    build, then as TAP: dpkg -i builds and installs the
 #                  module with DKMS for every test kernel (dkms status),
-#                  signed with DKMS's MOK key when that key exists; the
-#                  installed .ko of the newest generic 6.12 is kept as
-#                  build/deb/memcg_bgreclaim.ko (with its sha256) for a
-#                  guest to boot; dpkg -P leaves nothing behind.
+#                  signed with DKMS's MOK key when that key exists: on
+#                  this host for its own release's kernels, and in each
+#                  other release's chroot (tests/chroot.sh) for that
+#                  release's, as a user of that release installs it; the
+#                  installed .ko of MBR_DEB_KREL (default: bookworm's
+#                  generic 6.12) is kept as build/deb/memcg_bgreclaim.ko
+#                  (with its sha256) for a guest to boot; dpkg -P leaves
+#                  nothing behind, on the host and in every chroot.
+#                  MBR_DEB_KRELS: the kernels to check (default: all of
+#                  tests/kernels.sh).
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 out=${MBR_BUILD:-$top/build}/deb
@@ -64,17 +70,51 @@ else
 	nok "dpkg -i"
 	tail -n 20 "$out/install.log" | sed 's/^/#   /'
 fi
-for krel in $(sh "$top/tests/kernels.sh" | awk '{ print $2 "-" $3 }'); do
+kernels=$(sh "$top/tests/kernels.sh" all)
+krels=${MBR_DEB_KRELS:-$(echo "$kernels" | awk '{ print $2 "-" $3 }')}
+release() { echo "$kernels" | awk -v k="$1" '$2 "-" $3 == k { print $4 }'; }
+for krel in $krels; do
+	[ "$(release "$krel")" = bookworm ] || continue
 	t "dkms status: installed for $krel" sh -c "dkms status -m $name -v $ver -k $krel | grep -q ': installed'"
 	ko=$(ls /lib/modules/$krel/updates/dkms/$name.ko* 2>/dev/null | head -n 1)
 	t "the .ko for $krel is in /lib/modules/$krel/updates/dkms" test -n "$ko"
 done
-krel=$(sh "$top/tests/kernels.sh" amd64 | awk '$1 == "6.12" { print $2 "-" $3 }')
-ko=$(ls /lib/modules/$krel/updates/dkms/$name.ko* 2>/dev/null | head -n 1)
-if [ -f /var/lib/dkms/mok.key ] && [ -n "$ko" ]; then
+keep=${MBR_DEB_KREL:-$(echo "$kernels" | awk '$1 == "6.12" && $3 == "amd64" && $4 == "bookworm" { print $2 "-" $3 }')}
+kroot=
+case $(release "$keep") in bookworm | "") ;; *) kroot=$(sh "$top/tests/chroot.sh" root "$(release "$keep")") ;; esac
+
+# The other releases: the same package, installed in each one's chroot
+# (its own dkms, gcc and kbuild), for the kernels of that release.
+chroot_rels=$(for k in $krels; do release "$k"; done | sed 's/trixie-backports/trixie/' |
+	grep -vx bookworm | sort -u)
+for rel in $chroot_rels; do
+	root=$(sh "$top/tests/chroot.sh" root "$rel")
+	for k in $krels; do
+		case $(release "$k") in "$rel" | "$rel"-*) sh "$top/tests/chroot.sh" kernel "$rel" "$k" >/dev/null ;; esac
+	done
+	sh "$top/tests/chroot.sh" run "$rel" dpkg -P memcg-bgreclaim-dkms >/dev/null 2>&1
+	cp "$deb" "$root/tmp/$(basename "$deb")"
+	t0=$(date +%s)
+	if sh "$top/tests/chroot.sh" run "$rel" dpkg -i "/tmp/$(basename "$deb")" >"$out/install-$rel.log" 2>&1; then
+		ok "[$rel] dpkg -i in a $rel chroot (DKMS builds took $(($(date +%s) - t0)) s)"
+	else
+		nok "[$rel] dpkg -i in a $rel chroot"
+		tail -n 20 "$out/install-$rel.log" | sed 's/^/#   /'
+	fi
+	rm -f "$root/tmp/$(basename "$deb")"
+	for k in $krels; do
+		case $(release "$k") in "$rel" | "$rel"-*) ;; *) continue ;; esac
+		t "[$rel] dkms status: installed for $k" sh -c "chroot '$root' dkms status -m $name -v $ver -k $k | grep -q ': installed'"
+		ko=$(ls "$root/lib/modules/$k/updates/dkms/$name.ko"* 2>/dev/null | head -n 1)
+		t "[$rel] the .ko for $k is in /lib/modules/$k/updates/dkms" test -n "$ko"
+	done
+done
+
+ko=$(ls "$kroot/lib/modules/$keep/updates/dkms/$name.ko"* 2>/dev/null | head -n 1)
+if [ -f "$kroot/var/lib/dkms/mok.key" ] && [ -n "$ko" ]; then
 	signer=$(modinfo -F signer "$ko" 2>/dev/null)
-	cn=$(openssl x509 -inform DER -in /var/lib/dkms/mok.pub -noout -subject 2>/dev/null | sed 's/.*CN *= *//')
-	t "DKMS signed the module with its MOK key ($signer)" test -n "$signer" -a "$signer" = "$cn"
+	cn=$(openssl x509 -inform DER -in "$kroot/var/lib/dkms/mok.pub" -noout -subject 2>/dev/null | sed 's/.*CN *= *//')
+	t "DKMS signed the module for $keep with its MOK key ($signer)" test -n "$signer" -a "$signer" = "$cn"
 fi
 rm -f "$out/$name.ko" "$out/$name.ko.sha256"
 case $ko in
@@ -104,3 +144,11 @@ left=$( (ls -d /usr/src/$name-* /var/lib/dkms/$name /usr/sbin/memcg-bgreclaim \
 	/lib/modules/*/updates/dkms/$name.ko* 2>/dev/null) | tr '\n' ' ')
 t "dpkg -P leaves nothing (${left:-none})" test -z "$left"
 t "and no dkms entry" sh -c "! dkms status -m $name | grep -q ."
+for rel in $chroot_rels; do
+	root=$(sh "$top/tests/chroot.sh" root "$rel")
+	sh "$top/tests/chroot.sh" run "$rel" dpkg -P memcg-bgreclaim-dkms >"$out/purge-$rel.log" 2>&1 &&
+		ok "[$rel] dpkg -P" || nok "[$rel] dpkg -P"
+	left=$( (ls -d "$root/usr/src/$name-"* "$root/var/lib/dkms/$name" "$root/usr/sbin/memcg-bgreclaim" \
+		"$root"/lib/modules/*/updates/dkms/$name.ko* 2>/dev/null) | sed "s|^$root||" | tr '\n' ' ')
+	t "[$rel] dpkg -P leaves nothing (${left:-none})" test -z "$left"
+done

@@ -3,14 +3,20 @@
 """IBT check of a built module, on the host: no indirect branch can reach
 a function the module resolved at load.
 
-usage: static_calls.py KREL BUILD_DIR
+usage: static_calls.py KREL BUILD_DIR [ROOT]
 
 BUILD_DIR is the module's build directory (objects and the unstripped
-memcg_bgreclaim.ko, as tests/lib-host.sh's mbr_build_ko leaves it).
+memcg_bgreclaim.ko, as tests/lib-host.sh's mbr_build_ko leaves it);
+ROOT the root the kernel's headers are installed in (its release's
+chroot; / by default). What differs between kernels is read from that
+kernel's own headers: CONFIG_X86_KERNEL_IBT, the name __ADDRESSABLE()
+gives its symbols (6.18 changed it) and the NOP that seals an ENDBR
+(6.18, "x86,ibt: Use UDB instead of 0xEA", changed it).
 Prints TAP lines, and writes BUILD_DIR/static_calls.txt for the guest's
 check of the live code (tests/cases/static_calls.sh):
 
     ibt 0|1                     CONFIG_X86_KERNEL_IBT of that kernel
+    seal B0 B1 B2 B3            the bytes of a sealed ENDBR, in hex
     tramp KEY TARGET OFF        trampoline at .static_call.text+OFF
     site KEY TARGET OFF         call site at .text+OFF
 
@@ -33,7 +39,49 @@ import subprocess
 import sys
 
 krel, bdir = sys.argv[1], sys.argv[2]
+root = sys.argv[3] if len(sys.argv) > 3 else '/'
 ko = os.path.join(bdir, 'memcg_bgreclaim.ko')
+
+
+def in_root(path):
+    """PATH inside ROOT, following symlinks (absolute ones from ROOT)."""
+    parts, cur, hops = path.strip('/').split('/'), '', 0
+    while parts:
+        part = parts.pop(0)
+        nxt = os.path.join(cur, part)
+        full = os.path.join(root, nxt)
+        if os.path.islink(full) and hops < 40:
+            hops += 1
+            tgt = os.readlink(full)
+            base = '' if tgt.startswith('/') else cur
+            parts = os.path.normpath(os.path.join(base, tgt)).strip('/') \
+                .split('/') + parts
+            cur = ''
+            continue
+        cur = nxt
+    return os.path.join(root, cur)
+
+
+def kernel_file(rel):
+    """A file of the kernel's headers: the flavour's tree, then common."""
+    for d in ('build', 'source'):
+        p = in_root('/lib/modules/%s/%s/%s' % (krel, d, rel))
+        if os.path.exists(p):
+            return open(p).read()
+    return ''
+
+
+# __ADDRESSABLE(sym) names its variable __UNIQUE_ID_<prefix>sym<n>.
+m = re.search(r'__UNIQUE_ID\(__PASTE\((\w+),\s*sym\)\)',
+              kernel_file('include/linux/compiler.h'))
+addressable = '__UNIQUE_ID_%s__SCK__mbr_' % (m.group(1) if m else
+                                              '__addressable_')
+# gen_endbr_poison(): the 4-byte NOP written over a sealed ENDBR.
+m = re.search(r'gen_endbr_poison\(void\)\s*\{[^}]*?return\s+0x([0-9a-fA-F]{8})',
+              kernel_file('arch/x86/include/asm/ibt.h'))
+seal = ' '.join('%02x' % b for b in int(m.group(1), 16).to_bytes(4, 'little')) \
+    if m else ''
+
 label = 'ibt[%s]' % krel
 failed = 0
 
@@ -122,7 +170,7 @@ sym_data = [l.split()[-1] for l in run(
     'nm', os.path.join(bdir, 'module', 'symbols.o')).splitlines()
     if re.match(r'\S+ [bBdD] ', l)]
 stray = [s for s in sym_data if not s.startswith('__SCK__mbr_') and
-         not s.startswith('__UNIQUE_ID___addressable___SCK__mbr_')]
+         not s.startswith(addressable)]
 tap(not stray, 'symbols.o keeps no data but its static-call keys', stray)
 
 # 4
@@ -211,11 +259,14 @@ tap(objtool_run and not ot,
     'objtool ran on every object and reported nothing', ot or
     ['objtool did not run'] if not objtool_run else ot)
 
-cfg = open('/lib/modules/%s/build/.config' % krel).read() \
-    if os.path.exists('/lib/modules/%s/build/.config' % krel) else ''
+cfg = kernel_file('.config')
 ibt = 1 if 'CONFIG_X86_KERNEL_IBT=y' in cfg else 0
+tap(cfg and (seal or not ibt),
+    'the kernel\'s headers give its config%s' %
+    (' and the sealed ENDBR (%s)' % seal if ibt else ''))
 with open(os.path.join(bdir, 'static_calls.txt'), 'w') as f:
     f.write('ibt %d\n' % ibt)
+    f.write('seal %s\n' % seal)
     for n, o in sorted(tramp_off.items()):
         f.write('tramp %s %s %#x\n' % (n, n, o))
     for n, o in calls:

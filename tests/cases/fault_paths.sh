@@ -31,6 +31,18 @@ for p in workers_alloc kthread:1 kthread:2 kretprobe:1 kretprobe:2 \
 	esac
 	expect_eq "load failing at $point#$nth leaves nothing" "$(leftovers)" 0
 done
+# A kernel whose prototypes differ from the module's, as its own BTF
+# tells: one line names the function and the difference.
+for p in btf_nargs btf_type; do
+	dmesg -c >/dev/null
+	expect_eq "load with a prototype differing at $p: EINVAL" "$(modload $FI "fail_at=$p")" EINVAL
+	expect_eq "... leaves nothing" "$(leftovers)" 0
+	n=$(dmesg | grep -c 'memcg_bgreclaim: refusing to load: ')
+	expect_eq "... and says why in one line: $(dmesg | grep -m1 'refusing to load' | sed 's/.*refusing/refusing/')" "$n" 1
+done
+msg="argument 1 of try_charge_memcg is 'struct mem_cgroup *' on this kernel, the module expects 'struct folio *'"
+expect_eq "the refusal names try_charge_memcg's first argument and both types" "$(dmesg | grep -cF "$msg")" 1
+
 # 30 failed loads in a row must not grow the kernel's memory by more
 # than noise (a leak of a kobject or a thread per load would show).
 i=0

@@ -1,6 +1,9 @@
 # The seed's read experiment: stream a file 6x the group's limit through
 # it, without and with background reclaim. With the module the reader's
-# direct reclaims are at most 5% of the run without it.
+# direct reclaims are at most 5% of the run without it. Where the
+# kernel books proactive reclaim apart in memory.stat (pgscan_proactive,
+# pgsteal_proactive: 7.x here; not 6.1 or 6.12), the module's reclaim
+# must be booked there, not as the tasks' pgscan_direct.
 MB=${MBR_STREAM_MB:-768}
 PASSES=${MBR_STREAM_PASSES:-3}
 F=/mnt/stream.dat
@@ -10,9 +13,16 @@ mkgroup S 128M
 check "watch S (high 24m, low 12m)" mbr_watch S 24m 12m
 low=$(wmark S low)
 
+proactive=$(mstat S pgsteal_proactive)
+# statvar TAG KEY BEFORE: TAG_KEY = how much memory.stat's KEY grew.
+statvar() {
+	v=$(mstat S "$2")
+	eval "$1_$2=$((${v:-0} - ${3:-0}))"
+}
 run() {	# run TAG: one streaming run, counted by the kernel's tracepoint
 	drop_caches
 	: >/tmp/usage.$1
+	sd0=$(mstat S pgscan_direct) sp0=$(mstat S pgscan_proactive) st0=$(mstat S pgsteal_proactive)
 	trace_reclaims_start
 	run_in S stream $F $PASSES >/tmp/stream.$1 &
 	pid=$!
@@ -20,6 +30,10 @@ run() {	# run TAG: one streaming run, counted by the kernel's tracepoint
 	wait $pid
 	eval "traced_$1=$(trace_reclaims stream)"
 	trace_reclaims_stop
+	statvar "$1" pgscan_direct "$sd0"
+	[ -z "$proactive" ] && return 0
+	statvar "$1" pgscan_proactive "$sp0"
+	statvar "$1" pgsteal_proactive "$st0"
 }
 
 wr $MBR_SYSFS/enabled 0 >/dev/null
@@ -46,5 +60,15 @@ check "direct reclaims <= 5% of the baseline ($traced_on vs $traced_off)" \
 	test $((traced_on * 100)) -le $((traced_off * 5))
 check "background reclaim freed pages ($reclaimed)" test "$reclaimed" -gt 0
 check "usage at or below the low mark most of the time (${below}%)" test "$below" -ge 50
+if [ -n "$proactive" ]; then
+	diag "memory.stat: pgscan_direct $on_pgscan_direct (without: $off_pgscan_direct), pgscan_proactive $on_pgscan_proactive, pgsteal_proactive $on_pgsteal_proactive, module reclaimed $reclaimed"
+	check "memory.stat books the module's reclaim as proactive: pgsteal_proactive $on_pgsteal_proactive >= 90% of reclaimed_pages $reclaimed" \
+		test $((on_pgsteal_proactive * 10)) -ge $((reclaimed * 9))
+	check "... and not as the tasks' direct reclaim: pgscan_direct $on_pgscan_direct <= 5% of the run without ($off_pgscan_direct)" \
+		test $((on_pgscan_direct * 100)) -le $((off_pgscan_direct * 5))
+	check "... which the run without the module has ($off_pgscan_direct pages)" test "$off_pgscan_direct" -gt 0
+else
+	diag "memory.stat has no pgscan_proactive here (it books the module's reclaim as pgscan_direct: $on_pgscan_direct pages)"
+fi
 rmdir $CG/S
 check "module unloads" mbr_unload

@@ -9,7 +9,7 @@
 set -eu
 krel=$1 ko=$2 negctl=$3 cache=$4 out=$5
 here=$(cd "$(dirname "$0")" && pwd)
-moddir=/lib/modules/$krel
+moddir=${MBR_KROOT:-}/lib/modules/$krel
 base=$cache/base-$krel.cpio.gz
 root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT

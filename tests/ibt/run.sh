@@ -7,15 +7,18 @@
 # ...", diagnostics as "# ..."); exit status 1 if any failed.
 #
 # usage: run.sh KREL MODULE_KO
-# env:   IBT_OUT (build/ibt), IBT_TIMEOUT (seconds for the boot, 480),
-#        IBT_IPS (Bochs instructions per emulated second, 80000000)
+# env:   IBT_OUT (build/ibt-KREL), IBT_TIMEOUT (seconds for the boot, 480),
+#        IBT_IPS (Bochs instructions per emulated second, 80000000),
+#        MBR_KROOT (the root the kernel is installed in: its release's
+#        chroot, where the negative control is built too; / by default)
 # The guest console is $IBT_OUT/console.log, the guest's own TAP lines
 # $IBT_OUT/results.log, Bochs' log $IBT_OUT/bochs.log.
 set -u
 krel=$1 ko=$2
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
-out=${IBT_OUT:-$top/build/ibt}
+out=${IBT_OUT:-$top/build/ibt-$krel}
+kroot=${MBR_KROOT:-}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 console=$out/console.log
@@ -32,14 +35,15 @@ vgabios=/usr/share/bochs/VGABIOS-lgpl-latest
 [ -e "$vgabios" ] || vgabios=/usr/share/vgabios/vgabios.bin
 isolinux=/usr/lib/ISOLINUX/isolinux.bin
 ldlinux=/usr/lib/syslinux/modules/bios/ldlinux.c32
-kernel=/boot/vmlinuz-$krel
-kdir=/lib/modules/$krel/build
+kernel=$kroot/boot/vmlinuz-$krel
+[ -e "$kernel" ] || kernel=$kroot/usr/lib/modules/$krel/vmlinuz
+kdir=$kroot/lib/modules/$krel/build
 missing=
 for t in bochs xorriso cpio gzip xz make timeout; do
 	command -v "$t" >/dev/null 2>&1 || missing="$missing $t"
 done
 for f in "$bios" "$vgabios" "$isolinux" "$ldlinux" /bin/busybox "$kernel" \
-	"$kdir/Makefile" "/lib/modules/$krel/modules.dep" "$ko"; do
+	"$kdir/Makefile" "$kroot/lib/modules/$krel/modules.dep" "$ko"; do
 	[ -e "$f" ] || missing="$missing $f"
 done
 if [ -n "$missing" ]; then
@@ -57,7 +61,18 @@ if [ ! -s "$neg" ] || [ "$neg" -ot "$here/negctl/ibt_negctl.c" ] ||
 	[ "$neg" -ot "$here/negctl/Kbuild" ] || [ "$neg" -ot "$kdir/Makefile" ]; then
 	rm -f "$neg"
 	cp "$here/negctl/ibt_negctl.c" "$here/negctl/Kbuild" "$negdir/"
-	make -C "$kdir" M="$negdir" modules >"$negdir/build.log" 2>&1
+	if [ -n "$kroot" ]; then
+		# Another release's kernel: built in its chroot, with its gcc.
+		inner=/tmp/ibt-negctl-$krel
+		rm -rf "$kroot$inner"
+		cp -r "$negdir" "$kroot$inner"
+		sh "$top/tests/chroot.sh" run "$(basename "$kroot")" \
+			make -C "/lib/modules/$krel/build" M="$inner" modules >"$negdir/build.log" 2>&1
+		cp "$kroot$inner/ibt_negctl.ko" "$neg" 2>/dev/null
+		rm -rf "$kroot$inner"
+	else
+		make -C "$kdir" M="$negdir" modules >"$negdir/build.log" 2>&1
+	fi
 fi
 if [ ! -s "$neg" ]; then
 	fail "negative control module builds (see $negdir/build.log)"

@@ -9,7 +9,9 @@
 # usage: build.sh SERIES|KREL [OUTDIR]
 #   SERIES 6.1 or 6.12 (or a kernel release, 6.1.0-57-amd64, whose first
 #   two numbers name it); OUTDIR defaults to $MBR_BUILD/selftests-SERIES
-#   (MBR_BUILD: build/ of the tree).
+#   (MBR_BUILD: build/ of the tree), with -RELEASE for another release's.
+# env: MBR_KROOT, the root of the kernel's release (its chroot, where
+#   linux-source-SERIES is installed on first use); the host by default.
 # Prints OUTDIR/bin, which holds the two binaries and VERSION (the
 # source they were built from); nothing on failure (see OUTDIR/build.log).
 # The result is cached: a second call with the same tarball and the same
@@ -18,8 +20,13 @@ set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
 series=$(echo "$1" | sed -n 's/^\([0-9]*\.[0-9]*\).*/\1/p')
 [ -n "$series" ] || { echo "build.sh: no kernel series in '$1'" >&2; exit 2; }
-out=${2:-${MBR_BUILD:-$top/build}/selftests-$series}
-tarball=/usr/src/linux-source-$series.tar.xz
+kroot=${MBR_KROOT:-}
+rel=${kroot:+$(basename "$kroot")}
+out=${2:-${MBR_BUILD:-$top/build}/selftests-$series${rel:+-$rel}}
+tarball=$kroot/usr/src/linux-source-$series.tar.xz
+if [ ! -f "$tarball" ] && [ -n "$rel" ]; then
+	sh "$top/tests/chroot.sh" ensure "$rel" "linux-source-$series" >/dev/null
+fi
 [ -f "$tarball" ] || {
 	echo "build.sh: $tarball missing (apt-get install linux-source-$series)" >&2
 	exit 1
@@ -67,16 +74,21 @@ done
 # headers (linux-libc-dev), not a "make headers_install" of the tarball,
 # which would need the whole tree.
 for p in $progs; do
+	# cgroup_util.c is in lib/ in 7.x (6.12: beside the tests), its header in
+	# lib/include; kselftest.h is one directory up.
+	util=cgroup_util.c
+	[ -f "$out/src/$st/cgroup/$util" ] || util=lib/cgroup_util.c
 	if ! (cd "$out/src/$st/cgroup" &&
 		gcc -static -Wall -pthread -include "$here/instrument.h" \
-			-o "$out/bin/$p" "$p.c" cgroup_util.c) >>"$log" 2>&1; then
+			-I. -Ilib/include -I.. \
+			-o "$out/bin/$p" "$p.c" "$util") >>"$log" 2>&1; then
 		echo "build.sh: $p does not build (see $log)" >&2
 		exit 1
 	fi
 done
 v=$(sed -n 's/^VERSION = //p; s/^PATCHLEVEL = //p; s/^SUBLEVEL = //p' "$out/src/Makefile" |
 	tr '\n' . | sed 's/\.$//')
-echo "linux-source-$series $(dpkg-query -W -f '${Version}' "linux-source-$series" 2>/dev/null) (Linux $v)" \
+echo "linux-source-$series $(dpkg-query --admindir="$kroot/var/lib/dpkg" -W -f '${Version}' "linux-source-$series" 2>/dev/null) (Linux $v)" \
 	>"$out/bin/VERSION"
 echo "$key" >"$out/stamp"
 echo "$out/bin"

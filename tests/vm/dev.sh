@@ -12,9 +12,12 @@ gcc -static -O2 -Wall -Wextra -Werror -I"$MBR_TOP/include" -o "$MBR_BUILD/helper
 for c in "$MBR_TOP"/tests/helpers/*.c; do
 	gcc -static -O2 -Wall -Werror -o "$MBR_BUILD/helpers/$(basename "$c" .c)" "$c"
 done
+MBR_KROOT=$(mbr_kroot "$1")
+MBR_KERNEL=${MBR_KERNEL:-$(mbr_kernel_image "$1")}
+export MBR_KROOT MBR_KERNEL
 ko=$(mbr_build_ko "$1") || { tail -n 30 "$MBR_BUILD/ko-$1/build.log"; exit 1; }
 grep -i warning "$MBR_BUILD/ko-$1/build.log" || true
-python3 "$MBR_TOP/tests/static_calls.py" "$1" "$MBR_BUILD/ko-$1" | grep -v '^ok ' || true
+python3 "$MBR_TOP/tests/static_calls.py" "$1" "$MBR_BUILD/ko-$1" "${MBR_KROOT:-/}" | grep -v '^ok ' || true
 MBR_FI_KO=$(mbr_build_ko "$1" fi)
 export MBR_FI_KO
 # The kernel's memcg selftests of this kernel's series (cached).

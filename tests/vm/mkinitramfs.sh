@@ -4,14 +4,16 @@
 # the module under test, the static test helpers and the test cases.
 #
 # usage: mkinitramfs.sh KREL MODULE_KO HELPER_DIR OUT.cpio.gz
-# env:   MBR_SELFTESTS (a directory of tests/selftests/build.sh for this
+# env:   MBR_KROOT (the root the kernel is installed in: its release's
+#        chroot, or / for the host's own)
+#        MBR_SELFTESTS (a directory of tests/selftests/build.sh for this
 #        kernel's series: the kernel's memcg selftests, copied with their
 #        lists of known failures to /selftests for memcg_selftests)
 set -eu
 krel=$1 ko=$2 helpers=$3 out=$4
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
-moddir=/lib/modules/$krel
+moddir=${MBR_KROOT:-}/lib/modules/$krel
 root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT
 chmod 755 "$root"	# the guest's /, traversed by the unprivileged tests too
