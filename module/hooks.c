@@ -300,7 +300,7 @@ int mbr_hooks_init_offline(void)
  */
 int mbr_hooks_check_targets(const char *extra)
 {
-	const char *names[] = {
+	const char *const names[] = {
 		mbr_hooks[MBR_HOOK_OFFLINE].name, mbr_hooks[1].name,
 		mbr_online_probe.kp.symbol_name,
 		mbr_direct_probe.kp.symbol_name, extra,

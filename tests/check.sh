@@ -246,15 +246,7 @@ done
 # line's cases.
 deb_krel=${newest:-}
 if [ -z "${MBR_DEBUG:-}" ] && wanted deb && [ -n "$deb_krel" ] && has "$deb_krel"; then
-	MBR_DEB_KRELS="$built" MBR_DEB_KREL=$deb_krel sh "$MBR_TOP/tests/deb.sh" test | emit
-	dko=$MBR_BUILD/deb/memcg_bgreclaim.ko
-	if [ -f "$dko" ] && MBR_FI_KO= MBR_KROOT=$(mbr_kroot "$deb_krel") sh "$MBR_TOP/tests/vm/mkinitramfs.sh" "$deb_krel" "$dko" \
-		"$MBR_BUILD/helpers" "$MBR_BUILD/initrd-deb-$deb_krel.gz"; then
-		echo "ok - deb: a guest boots the .ko DKMS installed for $deb_krel (sha256 $(cut -c1-16 "$dko.sha256")...)" | emit
-		job deb "$deb_krel" 2 1024 "hook_targets,rules,cli"
-	else
-		echo "not ok - deb: a guest boots the .ko DKMS installed for $deb_krel" | emit
-	fi
+	echo "deb deb $deb_krel" >>"$JOBS/list"
 fi
 # The worker count on 2 CPUs is in the main guest; 4 CPUs with hotplug
 # here; 1 and 9 CPUs in make check-matrix and check-debug (time).
@@ -285,6 +277,24 @@ run_job() {
 			MBR_APPEND="$*" MBR_DISK_MB=$disk MBR_OUT=$MBR_BUILD \
 			sh "$MBR_TOP/tests/vm/run.sh" "$krel" "$initrd" \
 			"$krel-$tag" "$cpus" "$cases" </dev/null >"$JOBS/$n.raw" 2>&1
+		;;
+	deb)
+		# The package (host DKMS builds, one slot), then its guest.
+		label="$krel deb"
+		dko=$MBR_BUILD/deb/memcg_bgreclaim.ko
+		{
+			MBR_DEB_KRELS="$built" MBR_DEB_KREL=$krel sh "$MBR_TOP/tests/deb.sh" test
+			if [ -f "$dko" ] && MBR_FI_KO= MBR_KROOT=$(mbr_kroot "$krel") \
+				sh "$MBR_TOP/tests/vm/mkinitramfs.sh" "$krel" "$dko" \
+				"$MBR_BUILD/helpers" "$MBR_BUILD/initrd-deb-$krel.gz"; then
+				echo "ok - deb: a guest boots the .ko DKMS installed for $krel (sha256 $(cut -c1-16 "$dko.sha256")...)"
+				MBR_KERNEL=$(mbr_kernel_image "$krel") MBR_DISK_MB=1024 MBR_OUT=$MBR_BUILD \
+					sh "$MBR_TOP/tests/vm/run.sh" "$krel" "$MBR_BUILD/initrd-deb-$krel.gz" \
+					"$krel-deb" 2 hook_targets,rules,cli </dev/null
+			else
+				echo "not ok - deb: a guest boots the .ko DKMS installed for $krel"
+			fi
+		} >"$JOBS/$n.raw" 2>&1
 		;;
 	ibt)
 		label="$krel bochs"

@@ -50,7 +50,7 @@ mbr_build_ko() {
 	rm -rf "$dir"
 	mkdir -p "$dir"
 	(cd "$MBR_TOP" && cp -r Kbuild Makefile VERSION module sysfs include "$dir/")
-	set -- make W=1 MBR_FAULT_INJECT="$([ "$variant" = fi ] && echo 1)" \
+	set -- make -j"$(nproc)" W=1 MBR_FAULT_INJECT="$([ "$variant" = fi ] && echo 1)" \
 		MBR_VERSION="$(cat "$MBR_TOP/VERSION")" modules
 	rel=$(mbr_krel_release "$krel")
 	if [ -z "${MBR_KDIR:-}" ] && [ -n "$rel" ] && [ "$rel" != bookworm ]; then
