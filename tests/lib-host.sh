@@ -1,12 +1,10 @@
 # Shell helpers of the host-side test scripts.
 
-# The kernel releases of the test matrix: mbr_test_krels [FLAVOURS],
-# by default the generic (amd64) ones; "all" for every flavour.
+# The kernel releases of the test matrix: mbr_test_krels [FLAVOURS
+# [RELEASES]], by default the generic (amd64) ones of the host's own
+# release (bookworm); "all" for every flavour; RELEASES as kernels.sh.
 mbr_test_krels() {
-	case ${1:-amd64} in
-	all) "$MBR_TOP/tests/kernels.sh" ;;
-	*) "$MBR_TOP/tests/kernels.sh" "${1:-amd64}" ;;
-	esac | awk '{ print $2 "-" $3 }'
+	"$MBR_TOP/tests/kernels.sh" "${1:-amd64}" "${2:-bookworm}" | awk '{ print $2 "-" $3 }'
 }
 
 # The Debian release of a test kernel: bookworm (the host's), trixie,

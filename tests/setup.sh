@@ -2,13 +2,15 @@
 # Install, as root on Debian 12, every package the test harness needs and
 # that is not installed yet: the QEMU/busybox tool set, bochs and the ISO
 # tools of the IBT check, and, for each test kernel of tests/kernels.sh
-# (every flavour), its unsigned image and its headers; and the package
-# build tools of make deb (dh-dkms, debhelper, dpkg-dev).
+# of the host's own release (every flavour), its unsigned image and its
+# headers; the package build tools of make deb (dh-dkms, debhelper,
+# dpkg-dev); mmdebstrap, which makes the other releases' chroots
+# (tests/chroot.sh: their kernels are installed there, not here).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 
-want="qemu-system-x86 busybox-static kmod e2fsprogs dkms cpio gcc make libc6-dev xz-utils zstd perl binutils python3 linux-source-6.12 linux-source-6.1 bochs bochsbios vgabios isolinux syslinux-common xorriso dh-dkms debhelper dpkg-dev fakeroot openssl git"
-for krel in $("$here/kernels.sh" | awk '{print $2 "-" $3}'); do
+want="qemu-system-x86 busybox-static kmod e2fsprogs dkms cpio gcc make libc6-dev xz-utils zstd perl binutils python3 linux-source-6.12 linux-source-6.1 bochs bochsbios vgabios isolinux syslinux-common xorriso dh-dkms debhelper dpkg-dev fakeroot openssl git mmdebstrap"
+for krel in $("$here/kernels.sh" all bookworm | awk '{print $2 "-" $3}'); do
 	want="$want linux-image-$krel-unsigned linux-headers-$krel"
 done
 want="$want $*"

@@ -614,17 +614,25 @@ static int cmd_status(int argc, char **argv, bool top)
 	}
 }
 
-/* The config file: one change per line, all checked before any is made. */
+/* The settings of the config file, besides rules. */
+static const char *const conf_globals[] = { "enabled", "batch_pages", "check_pages" };
+#define NR_CONF_GLOBALS	(sizeof(conf_globals) / sizeof(conf_globals[0]))
+#define MAX_CONF_RULES	32	/* the module's own limit */
+
+/*
+ * The config file: one change per line, all checked before any is made;
+ * a setting or a rule's path given twice is an error, not a silent win.
+ */
 struct conf {
-	char *rules[64];	/* rule_add lines, paths normalised */
+	char *rules[MAX_CONF_RULES];	/* rule_add lines, paths normalised */
+	int rule_line[MAX_CONF_RULES];
 	int nr_rules;
-	char *globals[8][2];
-	int nr_globals;
+	char *globals[NR_CONF_GLOBALS];	/* by conf_globals' index, or NULL */
+	int global_line[NR_CONF_GLOBALS];
 };
 
 static void parse_conf(const char *file, struct conf *c)
 {
-	static const char *const globals[] = { "enabled", "batch_pages", "check_pages" };
 	char *buf = read_file(file), *line, *next, where[600], *key, *rest;
 	int lineno = 0;
 	size_t i;
@@ -649,35 +657,47 @@ static void parse_conf(const char *file, struct conf *c)
 		for (i = strlen(rest); i && (rest[i - 1] == ' ' || rest[i - 1] == '\t'); i--)
 			rest[i - 1] = '\0';
 		if (!strcmp(key, "rule")) {
-			char *path, *out;
+			char *path, *norm, *out;
 			size_t pl = strcspn(rest, " \t");
 
 			if (!pl)
 				die(EX_CONFIG, "%s: rule without a path", where);
 			path = strndup(rest, pl);
-			if (asprintf(&out, "%s%s", norm_path(path), rest + pl) < 0)
+			if (!path)
 				die(EX_KERNEL, "out of memory");
+			norm = norm_path(path);
+			if (asprintf(&out, "%s%s", norm, rest + pl) < 0)
+				die(EX_KERNEL, "out of memory");
+			free(norm);
 			check_rule_line(out, where);
 			for (i = 0; i < (size_t)c->nr_rules; i++)
 				if (!strncmp(c->rules[i], out, strcspn(out, " ")) &&
 				    c->rules[i][strcspn(out, " ")] == ' ')
-					die(EX_CONFIG, "%s: a second rule for %s", where, path);
-			if (c->nr_rules == 32)
-				die(EX_CONFIG, "%s: more than 32 rules", where);
+					die(EX_CONFIG, "%s: a second rule for %s (the first is at %s:%d)",
+					    where, path, file, c->rule_line[i]);
+			if (c->nr_rules == MAX_CONF_RULES)
+				die(EX_CONFIG, "%s: more than %d rules", where, MAX_CONF_RULES);
+			free(path);
+			c->rule_line[c->nr_rules] = lineno;
 			c->rules[c->nr_rules++] = out;
 			continue;
 		}
-		for (i = 0; i < sizeof(globals) / sizeof(globals[0]); i++)
-			if (!strcmp(key, globals[i]))
+		for (i = 0; i < NR_CONF_GLOBALS; i++)
+			if (!strcmp(key, conf_globals[i]))
 				break;
-		if (i == sizeof(globals) / sizeof(globals[0]))
+		if (i == NR_CONF_GLOBALS)
 			die(EX_CONFIG, "%s: unknown setting '%s'", where, key);
+		if (c->globals[i])
+			die(EX_CONFIG, "%s: %s given twice (the first is at %s:%d)",
+			    where, key, file, c->global_line[i]);
 		if (!*rest || rest[strspn(rest, "0123456789")] ||
 		    (i == 0 && strcmp(rest, "0") && strcmp(rest, "1")) ||
 		    (i > 0 && (atol(rest) < 1 || atol(rest) > 1 << 20)))
 			die(EX_CONFIG, "%s: bad value '%s' for %s", where, rest, key);
-		c->globals[c->nr_globals][0] = strdup(key);
-		c->globals[c->nr_globals++][1] = strdup(rest);
+		c->globals[i] = strdup(rest);
+		c->global_line[i] = lineno;
+		if (!c->globals[i])
+			die(EX_KERNEL, "out of memory");
 	}
 	free(buf);
 }
@@ -715,16 +735,18 @@ static int cmd_apply(int argc, char **argv)
 	parse_conf(file, &c);	/* exits on any error: nothing applied */
 	need_module();
 
-	for (i = 0; i < c.nr_globals; i++) {
-		snprintf(path, sizeof(path), SYSFS "/%s", c.globals[i][0]);
+	for (i = 0; i < (int)NR_CONF_GLOBALS; i++) {
+		if (!c.globals[i])
+			continue;
+		snprintf(path, sizeof(path), SYSFS "/%s", conf_globals[i]);
 		val = read_file(path);
-		if (val && atol(val) == atol(c.globals[i][1])) {
+		if (val && atol(val) == atol(c.globals[i])) {
 			free(val);
 			continue;
 		}
 		free(val);
-		check_write(sysfs_write(c.globals[i][0], c.globals[i][1]),
-			    "apply", c.globals[i][0]);
+		check_write(sysfs_write(conf_globals[i], c.globals[i]),
+			    "apply", conf_globals[i]);
 	}
 	n = read_rules(&cur);
 	for (j = 0; j < n; j++) {
