@@ -39,7 +39,7 @@ import subprocess
 import sys
 
 krel, bdir = sys.argv[1], sys.argv[2]
-root = sys.argv[3] if len(sys.argv) > 3 else '/'
+root = (sys.argv[3] if len(sys.argv) > 3 else '') or '/'
 ko = os.path.join(bdir, 'memcg_bgreclaim.ko')
 
 
