@@ -207,6 +207,27 @@ static inline unsigned long mbr_ftrace_arg(struct ftrace_regs *fregs,
 #define MBR_ARG_TFMCP_MEMCG	0
 #define MBR_ARG_TFMCP_OPTIONS	3
 
+/*
+ * The callers of try_to_free_mem_cgroup_pages() that are a task's own
+ * charge: try_charge_memcg() at the limit, and memory.high's reclaim
+ * on the way back to user space (reclaim_high(), which gcc may fold
+ * into mem_cgroup_handle_over_high()). Its other callers, the writers
+ * of memory.max and memory.high and v1's resize and force_empty, are
+ * no task's stall. The same in 6.1, 6.12 and 7.3.
+ */
+#define MBR_CHARGE_RECLAIMERS \
+	"try_charge_memcg", "reclaim_high", "mem_cgroup_handle_over_high"
+
+/*
+ * The address a probed function will return to, read at its entry:
+ * x86-64's call pushed it on the stack (as arch_rethook_prepare() reads
+ * it).
+ */
+static inline unsigned long mbr_entry_return_address(struct pt_regs *regs)
+{
+	return *(unsigned long *)kernel_stack_pointer(regs);
+}
+
 #define MBR_PROTO_MAX_ARGS	6
 #define MBR_PROTO_TRY_CHARGE_MEMCG \
 	"struct mem_cgroup *", "gfp_t", "unsigned int"

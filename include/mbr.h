@@ -141,6 +141,8 @@ extern const char mbr_version[];
 int mbr_symbols_init(const char *extra_required);
 unsigned long mbr_kallsyms_lookup(const char *name);
 bool mbr_symbol_clone(const char *name, char *buf, size_t len);
+bool mbr_symbol_range(const char *name, unsigned long *start,
+		      unsigned long *end);
 
 /* btf.c: the pinned prototypes, checked against the kernel's BTF */
 int mbr_btf_check(void);
@@ -189,6 +191,8 @@ void mbr_rules_exit(void);
 
 /* marks.c: limits, watermarks, and the decision to queue or back off */
 unsigned long mbr_memcg_limit(struct mem_cgroup *memcg);
+unsigned long mbr_memcg_pressure(struct mem_cgroup *memcg,
+				 unsigned long *limitp);
 unsigned long mbr_folio_margin(struct mem_cgroup *memcg);
 /* The margin while a group holds huge pages: one, and a reclaim batch. */
 #define MBR_FOLIO_MARGIN \
@@ -240,6 +244,8 @@ bool mbr_budget_throttled(struct mbr_group *g);
 
 /* billing.c: a dedicated worker billed to a cgroup (cpu_cgroup) */
 ssize_t mbr_group_show_cpu_cgroup(struct mbr_group *g, char *buf);
+int mbr_billing_init(void);
+void mbr_billing_exit(void);
 
 /* pace.c: sharing a worker's CPU with the tasks it serves */
 #define MBR_PACE_RUN_NS		(500 * NSEC_PER_USEC)

@@ -30,6 +30,10 @@
  * runs with the kernel's credentials and namespaces, so it sees every
  * cgroup and names the thread by its global pid.
  *
+ * The work runs on a workqueue of the module's own, which exit destroys:
+ * after complete() the work function still runs the module's code, and
+ * destroy_workqueue() waits for it to return before the text goes.
+ *
  * The writer waits for the work on a completion, not with flush_work():
  * lockdep (make check-debug) saw a cycle through flush_work's
  * dependency on the work, sb_writers(cgroup2) -> kernfs of->mutex ->
@@ -41,6 +45,7 @@
  */
 #include <linux/cgroup.h>
 #include <linux/completion.h>
+#include <linux/delay.h>
 #include <linux/fs.h>
 #include <linux/mutex.h>
 #include <linux/namei.h>
@@ -53,6 +58,7 @@
 
 /* The cpu_cgroup strings, and one change at a time. */
 static DEFINE_MUTEX(mbr_billing_mutex);
+static struct workqueue_struct *mbr_billing_wq;
 
 static int mbr_billing_refuse(const char *dir, int err, const char *why)
 {
@@ -106,6 +112,9 @@ static void mbr_billing_move_fn(struct work_struct *work)
 out:
 	/* The last touch of *m: the waiter's stack frame holds it. */
 	complete(&m->done);
+	/* The tests: module code still running after complete(). */
+	if (mbr_should_fail("billing_linger"))
+		msleep(1000);
 }
 
 /* Move @p's worker into the cgroup2 directory @dir. */
@@ -139,7 +148,7 @@ static int mbr_billing_move(const char *dir, struct mbr_pool *p)
 
 	INIT_WORK_ONSTACK(&m.work, mbr_billing_move_fn);
 	init_completion(&m.done);
-	queue_work(system_unbound_wq, &m.work);
+	queue_work(mbr_billing_wq, &m.work);
 	wait_for_completion(&m.done);
 	destroy_work_on_stack(&m.work);
 	ret = m.ret < 0 ? m.ret : 0;
@@ -239,4 +248,24 @@ ssize_t mbr_group_show_cpu_cgroup(struct mbr_group *g, char *buf)
 	len = sysfs_emit(buf, "%s\n", g->cpu_cgroup ?: "");
 	mutex_unlock(&mbr_billing_mutex);
 	return len;
+}
+
+/**
+ * mbr_billing_init() - the workqueue that moves workers into cgroups
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int mbr_billing_init(void)
+{
+	mbr_billing_wq = alloc_workqueue("memcg_bgrcl_bill", WQ_UNBOUND, 1);
+	return mbr_billing_wq ? 0 : -ENOMEM;
+}
+
+/**
+ * mbr_billing_exit() - wait for every move to have returned, once no
+ *	cpu_cgroup writer is left (the sysfs files are gone)
+ */
+void mbr_billing_exit(void)
+{
+	destroy_workqueue(mbr_billing_wq);
 }

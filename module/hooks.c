@@ -162,6 +162,27 @@ static struct mbr_hook mbr_hooks[] = {
 	  .ops = { .func = mbr_charge_hook, .flags = FTRACE_OPS_FL_SAVE_REGS } },
 };
 
+/* The charge path's callers of memcg reclaim, where they lie in text. */
+static const char *const mbr_reclaimer_names[] = { MBR_CHARGE_RECLAIMERS };
+static struct {
+	unsigned long start, end;
+} mbr_reclaimers[ARRAY_SIZE(mbr_reclaimer_names)];
+
+/*
+ * Whether memcg reclaim entered from @ret is a task's own charge: a
+ * write of memory.max below usage, say, is not a stall, and must not
+ * end a back-off or grow wmark_auto's headroom.
+ */
+static bool mbr_from_charge(unsigned long ret)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(mbr_reclaimers); i++)
+		if (ret >= mbr_reclaimers[i].start && ret < mbr_reclaimers[i].end)
+			return true;
+	return false;
+}
+
 /* Direct reclaim accounting, per stall in flight. */
 struct mbr_direct_call {
 	u64 id;
@@ -184,7 +205,8 @@ static int mbr_direct_entry(struct kretprobe_instance *ri,
 	 * would also pin wmark_auto's headroom at its bound.
 	 */
 	if (regs_get_kernel_argument(regs, MBR_ARG_TFMCP_OPTIONS) &
-	    MEMCG_RECLAIM_PROACTIVE)
+	    MEMCG_RECLAIM_PROACTIVE ||
+	    !mbr_from_charge(mbr_entry_return_address(regs)))
 		return 1;
 	call->id = cgroup_id(memcg->css.cgroup);
 	rcu_read_lock();
@@ -309,6 +331,16 @@ int mbr_hooks_check_targets(const char *extra)
 	unsigned int i;
 
 	BUILD_BUG_ON(ARRAY_SIZE(mbr_hooks) != 2);
+	/* The first, the charge itself, must be there; the others may be inlined. */
+	for (i = 0; i < ARRAY_SIZE(mbr_reclaimers); i++) {
+		if (mbr_symbol_range(mbr_reclaimer_names[i],
+				     &mbr_reclaimers[i].start,
+				     &mbr_reclaimers[i].end) || i)
+			continue;
+		pr_err("refusing to load: %s, where tasks enter memcg reclaim, is not in kallsyms\n",
+		       mbr_reclaimer_names[i]);
+		return -ENOENT;
+	}
 	for (i = 0; i < ARRAY_SIZE(names); i++) {
 		if (!names[i] || !*names[i] ||
 		    !mbr_symbol_clone(names[i], clone, sizeof(clone)))

@@ -66,10 +66,14 @@ static int __init mbr_init(void)
 	if (ret)
 		goto out_unhook_offline;
 
+	ret = mbr_should_fail("billing_wq") ? -ENOMEM : mbr_billing_init();
+	if (ret)
+		goto out_unhook_offline;
+
 	mbr_nr_workers = int_sqrt(num_online_cpus()) + 1;
 	ret = mbr_workers_init();
 	if (ret)
-		goto out_unhook_offline;
+		goto out_billing_exit;
 
 	ret = mbr_hooks_init_observers();
 	if (ret)
@@ -93,6 +97,8 @@ out_unhook_observers:
 	mbr_hooks_exit_observers();
 out_stop_workers:
 	mbr_workers_exit();
+out_billing_exit:
+	mbr_billing_exit();
 out_unhook_offline:
 	mbr_hooks_exit();
 	return ret;
@@ -113,6 +119,7 @@ static void __exit mbr_exit(void)
 	mbr_hooks_exit();		/* the offline hook */
 	mbr_groups_flush();		/* a reap it scheduled on its way out */
 	mbr_sysfs_exit();
+	mbr_billing_exit();		/* no move's work function runs */
 	rcu_barrier();			/* our kfree_rcu()s are done */
 	pr_info("unloaded\n");
 }

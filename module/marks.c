@@ -35,6 +35,42 @@ unsigned long mbr_memcg_limit(struct mem_cgroup *memcg)
 }
 
 /**
+ * mbr_memcg_pressure() - a group's usage as its limits see it, in pages
+ * @memcg: the memory cgroup, kept alive by the caller
+ * @limitp: where its limit (mbr_memcg_limit()) goes
+ *
+ * What stalls a group's tasks is the least headroom (limit - usage)
+ * over the group and every ancestor with a limit of its own: under a
+ * parent at its limit (a slice with MemoryMax= and services beneath),
+ * a child without a limit of its own stalls however little it holds. So
+ * the marks, taken on @limitp, are compared with the usage that leaves
+ * that least headroom under it: the group's own usage when its own
+ * limit binds, more when an ancestor's does.
+ *
+ * Return: that usage; the group's own if no limit applies.
+ */
+unsigned long mbr_memcg_pressure(struct mem_cgroup *memcg,
+				 unsigned long *limitp)
+{
+	unsigned long limit = PAGE_COUNTER_MAX, room = PAGE_COUNTER_MAX;
+	unsigned long own, usage, self = page_counter_read(&memcg->memory);
+
+	for (; memcg; memcg = parent_mem_cgroup(memcg)) {
+		own = min(READ_ONCE(memcg->memory.max),
+			  READ_ONCE(memcg->memory.high));
+		if (own >= PAGE_COUNTER_MAX)
+			continue;
+		usage = page_counter_read(&memcg->memory);
+		limit = min(limit, own);
+		room = min(room, own > usage ? own - usage : 0);
+	}
+	*limitp = limit;
+	if (limit >= PAGE_COUNTER_MAX)
+		return self;
+	return limit - min(room, limit);
+}
+
+/**
  * mbr_folio_margin() - how far above its stop mark a group's background
  *	reclaim ends, in pages
  * @memcg: the group's memcg, kept alive by the caller
@@ -145,12 +181,11 @@ void mbr_group_charged(struct mbr_group *g, struct mem_cgroup *memcg)
 	wm = &rcu_dereference(g->conf)->wm;
 	if (!mbr_conf_active(wm))
 		return;
-	limit = mbr_memcg_limit(memcg);
+	usage = (u64)mbr_memcg_pressure(memcg, &limit) << PAGE_SHIFT;
 	if (limit >= PAGE_COUNTER_MAX)
 		return;
 	marks = mbr_conf_marks(wm, (u64)limit << PAGE_SHIFT,
 			       READ_ONCE(g->auto_headroom));
-	usage = (u64)page_counter_read(&memcg->memory) << PAGE_SHIFT;
 	if (test_bit(MBR_GROUP_UNRECLAIMABLE, &g->flags)) {
 		if (usage > marks.high && limit == READ_ONCE(g->backoff_limit))
 			return;

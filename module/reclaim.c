@@ -138,9 +138,12 @@ out:
 	return best;
 }
 
+/* The usage the marks compare with (mbr_memcg_pressure()), in pages. */
 static unsigned long mbr_usage_pages(struct mem_cgroup *memcg)
 {
-	return page_counter_read(&memcg->memory);
+	unsigned long limit;
+
+	return mbr_memcg_pressure(memcg, &limit);
 }
 
 /*

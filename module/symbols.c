@@ -170,6 +170,32 @@ bool mbr_symbol_clone(const char *name, char *buf, size_t len)
 }
 
 /**
+ * mbr_symbol_range() - where function @name lies in the kernel's text
+ * @name: the function
+ * @start: its first byte
+ * @end: the byte after its last
+ *
+ * Return: whether kallsyms knows it (gcc may have inlined it away).
+ */
+bool mbr_symbol_range(const char *name, unsigned long *start,
+		      unsigned long *end)
+{
+	unsigned long a = mbr_kallsyms_lookup(name), off, size;
+	char buf[KSYM_SYMBOL_LEN];
+	size_t len = strlen(name);
+
+	if (!a)
+		return false;
+	sprint_symbol(buf, a);
+	if (strncmp(buf, name, len) || buf[len] != '+' ||
+	    sscanf(buf + len, "+%lx/%lx", &off, &size) != 2 || off)
+		return false;
+	*start = a;
+	*end = a + size;
+	return true;
+}
+
+/**
  * mbr_symbols_init() - resolve every unexported function the module calls
  * @extra_required: one more symbol name that must resolve, or NULL; the
  *	tests use it to prove that a missing symbol fails the load cleanly

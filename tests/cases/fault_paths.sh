@@ -20,7 +20,7 @@ leftovers() {	# what a failed load must not leave
 slab0=$(awk '/^Slab:/ { print $2 }' /proc/meminfo)
 for p in workers_alloc kthread:1 kthread:2 kretprobe:1 kretprobe:2 \
 	ftrace_filter:1 ftrace_filter:2 ftrace_register:1 ftrace_register:2 \
-	proc sysfs_root sysfs_cgroups sysfs_files; do
+	billing_wq proc sysfs_root sysfs_cgroups sysfs_files; do
 	point=${p%%:*}
 	nth=1
 	[ "$point" != "$p" ] && nth=${p#*:}
