@@ -184,7 +184,6 @@ extern atomic64_t mbr_rule_groups_late;
 int mbr_rule_add(const char *buf, size_t len);
 int mbr_rule_del(const char *buf, size_t len);
 int mbr_rules_show(char *buf);
-bool mbr_rules_exist(void);
 void mbr_rules_online(struct mem_cgroup *memcg);
 void mbr_rules_offline(struct mem_cgroup *memcg);
 void mbr_rules_exit(void);

@@ -111,7 +111,11 @@ static int mbr_online_entry(struct kretprobe_instance *ri,
 
 	*css = (struct cgroup_subsys_state *)regs_get_kernel_argument(regs,
 								 MBR_ARG_CSS);
-	return *css && mbr_rules_exist() ? 0 : 1;	/* 1: do not arm */
+	/*
+	 * Armed whether or not a rule exists now: a rule added before the
+	 * return must still find this cgroup (mbr_rule_add()).
+	 */
+	return *css ? 0 : 1;	/* 1: do not arm */
 }
 
 static int mbr_online_return(struct kretprobe_instance *ri,

@@ -59,6 +59,13 @@ atomic64_t mbr_rule_groups_late = ATOMIC64_INIT(0);
  */
 static void mbr_rules_work_fn(struct work_struct *work);
 static DECLARE_WORK(mbr_rules_work, mbr_rules_work_fn);
+/* The catch-up after a rule_add, for cgroups coming online meanwhile. */
+#define MBR_RULES_LATE	(HZ / 10)
+static void mbr_rules_late_fn(struct work_struct *work)
+{
+	mbr_rules_work_fn(work);
+}
+static DECLARE_DELAYED_WORK(mbr_rules_late_work, mbr_rules_late_fn);
 
 static void mbr_rule_free(struct mbr_rule *r)
 {
@@ -97,12 +104,6 @@ static const struct mbr_rule *mbr_rule_for(struct mem_cgroup *memcg,
 		}
 	}
 	return NULL;
-}
-
-/* Whether any rule exists; any context. */
-bool mbr_rules_exist(void)
-{
-	return !list_empty(&mbr_rules);
 }
 
 /**
@@ -378,6 +379,14 @@ int mbr_rule_add(const char *buf, size_t len)
 	synchronize_rcu();
 	mbr_rules_rescan(css, false);
 	mutex_unlock(&mbr_rules_mutex);
+	/*
+	 * A cgroup whose css_online returned before the rule was published
+	 * (the online probe found no rule) but that was not CSS_ONLINE yet
+	 * for the rescan (online_css() sets that right after, under
+	 * cgroup_mutex, which modules cannot take) is configured by a
+	 * catch-up rescan a little later.
+	 */
+	schedule_delayed_work(&mbr_rules_late_work, MBR_RULES_LATE);
 	if (old)
 		call_rcu(&old->rcu, mbr_rule_free_rcu);
 	css_put(css);
@@ -490,5 +499,6 @@ void mbr_rules_exit(void)
 	 * for good.
 	 */
 	synchronize_rcu();
+	cancel_delayed_work_sync(&mbr_rules_late_work);
 	cancel_work_sync(&mbr_rules_work);
 }

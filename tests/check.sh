@@ -145,33 +145,36 @@ fi
 echo "# kernels, full suite: $(echo $generic)"
 echo "# kernels, smoke set: $(echo ${smoke:-none})"
 
-# Build for every kernel; a kernel whose module does not build has no guest.
-built=
-for krel in $krels; do
+# build_kernel KREL: the module for KREL, its W=1 and IBT checks, the
+# fault-injection variant and the kernel's selftests where wanted, and
+# its guest's initramfs; TAP lines on stdout, status 1 if there is no
+# guest to boot. The full kernels are built first; the smoke kernels in
+# their own jobs, beside the first guests.
+build_kernel() {
+	krel=$1
 	ko=$(mbr_build_ko "$krel")
 	if [ -z "$ko" ]; then
-		echo "not ok - build[$krel]: module builds ($(cat "$MBR_BUILD/ko-$krel/gcc" 2>/dev/null))" | emit
+		echo "not ok - build[$krel]: module builds ($(cat "$MBR_BUILD/ko-$krel/gcc" 2>/dev/null))"
 		sed 's/^/#   /' "$MBR_BUILD/ko-$krel/build.log" | tail -n 40
-		continue
+		return 1
 	fi
-	echo "ok - build[$krel]: module builds with $(mbr_krel_release "$krel")'s $(cat "$MBR_BUILD/ko-$krel/gcc")" | emit
+	echo "ok - build[$krel]: module builds with $(mbr_krel_release "$krel")'s $(cat "$MBR_BUILD/ko-$krel/gcc")"
 	w=$(grep -c -i 'warning' "$MBR_BUILD/ko-$krel/build.log")
 	if [ "$w" = 0 ]; then r=ok; else r="not ok"; fi
-	echo "$r - build[$krel]: W=1 build has no warnings ($w)" | emit
+	echo "$r - build[$krel]: W=1 build has no warnings ($w)"
 	grep -i 'warning' "$MBR_BUILD/ko-$krel/build.log" | head -n 20 | sed 's/^/#   /'
 	# No indirect branch can reach a resolved function (IBT).
-	python3 "$MBR_TOP/tests/static_calls.py" "$krel" "$MBR_BUILD/ko-$krel" "$(mbr_kroot "$krel")" | emit
+	python3 "$MBR_TOP/tests/static_calls.py" "$krel" "$MBR_BUILD/ko-$krel" "$(mbr_kroot "$krel")"
 
-	# (DKMS builds for every kernel are tested by the package, below.)
+	# (DKMS builds for every kernel are tested by the package.)
 	# The fault-injection variant, for every kernel that runs fault_paths.
-	if [ -n "${MBR_MATRIX:-}" ] || echo "$generic" | grep -qx "$krel"; then
+	MBR_FI_KO=
+	if echo "$generic" | grep -qx "$krel"; then
 		MBR_FI_KO=$(mbr_build_ko "$krel" fi) ||
-			echo "not ok - build[$krel]: fault-injection variant builds" | emit
-	else
-		MBR_FI_KO=
+			echo "not ok - build[$krel]: fault-injection variant builds"
 	fi
 	export MBR_FI_KO
-	# The smoke guests of the other flavours: a shorter rmdir race.
+	# The smoke guests: a shorter rmdir race.
 	MBR_GUEST_ENV=
 	if ! echo "$generic" | grep -qx "$krel"; then
 		MBR_GUEST_ENV=$MBR_BUILD/guest-smoke.env
@@ -183,16 +186,30 @@ for krel in $krels; do
 		echo "$generic" | grep -qx "$krel"; then
 		# The kernel's memcg selftests of this kernel's series (cached).
 		MBR_SELFTESTS=$(MBR_KROOT=$(mbr_kroot "$krel") sh "$MBR_TOP/tests/selftests/build.sh" "$krel") ||
-			echo "not ok - build[$krel]: the kernel's memcg selftests build" | emit
+			echo "not ok - build[$krel]: the kernel's memcg selftests build"
 	fi
 	export MBR_SELFTESTS
 	if ! MBR_KROOT=$(mbr_kroot "$krel") sh "$MBR_TOP/tests/vm/mkinitramfs.sh" "$krel" "$ko" "$MBR_BUILD/helpers" \
 		"$MBR_BUILD/initrd-$krel.gz"; then
-		echo "not ok - vm[$krel]: initramfs builds" | emit
-		continue
+		echo "not ok - vm[$krel]: initramfs builds"
+		return 1
 	fi
-	built="$built $krel"
+}
+
+# Every kernel's packages, in its release's chroot, before jobs that
+# share a chroot run side by side.
+for krel in $krels; do
+	mbr_kroot "$krel" >/dev/null || echo "not ok - setup[$krel]: the kernel's packages install in its release's chroot" | emit
 done
+built=
+for krel in $generic; do
+	build_kernel "$krel" >"$JOBS/build.tap"
+	rc=$?
+	emit <"$JOBS/build.tap"
+	[ "$rc" = 0 ] && built="$built $krel"
+done
+# The smoke kernels are built by their jobs.
+built="$built $smoke"
 has() { echo " $built " | grep -q " $1 "; }
 
 # selftests KREL...: the kernel's memcg selftests guest of each (a
@@ -225,7 +242,8 @@ for krel in $generic; do
 	job main-b "$krel" 2 4096 "$a"
 done
 for krel in $smoke; do
-	has "$krel" && job smoke "$krel" 2 4096 "$smoke_cases"
+	cases=$(only "$smoke_cases")
+	[ -n "$cases" ] && echo "vmb smoke $krel 2 4096 $cases" >>"$JOBS/list"
 done
 # The memory controller on cgroup v1 (6.1 only: 6.12 has no
 # CONFIG_MEMCG_V1, which the cgroup_v1 case checks on v2).
@@ -266,17 +284,21 @@ run_job() {
 	shift 4
 	t0=$(date +%s)
 	case $kind in
-	vm)
+	vm | vmb)
 		cpus=$1 disk=$2 cases=$3
 		shift 3
 		label="$krel${tag#main}"
 		[ "$tag" = main ] || label="$krel $tag"
 		initrd=$MBR_BUILD/initrd-$tag-$krel.gz
 		[ -f "$initrd" ] || initrd=$MBR_BUILD/initrd-$krel.gz
-		MBR_KERNEL=${MBR_KERNEL:-$(mbr_kernel_image "$krel")} \
-			MBR_APPEND="$*" MBR_DISK_MB=$disk MBR_OUT=$MBR_BUILD \
-			sh "$MBR_TOP/tests/vm/run.sh" "$krel" "$initrd" \
-			"$krel-$tag" "$cpus" "$cases" </dev/null >"$JOBS/$n.raw" 2>&1
+		# A smoke kernel's module is built here, beside other guests.
+		: >"$JOBS/$n.raw"
+		if [ "$kind" = vm ] || build_kernel "$krel" >>"$JOBS/$n.raw" 2>&1; then
+			MBR_KERNEL=${MBR_KERNEL:-$(mbr_kernel_image "$krel")} \
+				MBR_APPEND="$*" MBR_DISK_MB=$disk MBR_OUT=$MBR_BUILD \
+				sh "$MBR_TOP/tests/vm/run.sh" "$krel" "$initrd" \
+				"$krel-$tag" "$cpus" "$cases" </dev/null >>"$JOBS/$n.raw" 2>&1
+		fi
 		;;
 	deb)
 		# The package (host DKMS builds, one slot), then its guest.
