@@ -24,3 +24,8 @@ bool mbr_should_fail(const char *point)
 		return false;
 	return atomic_inc_return(&mbr_fault_passes) == fail_nth;
 }
+
+bool mbr_fault_on(const char *point)
+{
+	return fail_at && !strcmp(fail_at, point);
+}

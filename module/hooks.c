@@ -24,6 +24,7 @@
  * Callbacks run in any context the hooked functions run in (softirq and
  * irq included): no sleeping, no allocation, RCU for every lookup.
  */
+#include <linux/delay.h>
 #include <linux/ftrace.h>
 #include <linux/kallsyms.h>
 #include <linux/kprobes.h>
@@ -108,6 +109,7 @@ static int mbr_online_entry(struct kretprobe_instance *ri,
 			    struct pt_regs *regs)
 {
 	struct cgroup_subsys_state **css = (void *)ri->data;
+	bool arm;
 
 	*css = (struct cgroup_subsys_state *)regs_get_kernel_argument(regs,
 								 MBR_ARG_CSS);
@@ -115,7 +117,12 @@ static int mbr_online_entry(struct kretprobe_instance *ri,
 	 * Armed whether or not a rule exists now: a rule added before the
 	 * return must still find this cgroup (mbr_rule_add()).
 	 */
-	return *css ? 0 : 1;	/* 1: do not arm */
+	arm = *css;
+
+	/* The tests: a css_online that takes long, a wide race window. */
+	if (mbr_fault_on("online_slow"))
+		mdelay(2);
+	return arm ? 0 : 1;	/* 1: do not arm */
 }
 
 static int mbr_online_return(struct kretprobe_instance *ri,
@@ -187,6 +194,37 @@ static bool mbr_from_charge(unsigned long ret)
 	return false;
 }
 
+/*
+ * The group a task's stall in the reclaim of @memcg belongs to, by id:
+ * @memcg's own; or, if it has none, the nearest configured group from
+ * the task's memcg up to @memcg, for a child that wakes on an ancestor's
+ * headroom (mbr_memcg_pressure()): its stall is what it failed to
+ * prevent, and its success ends that group's back-off. 0: none.
+ */
+static u64 mbr_stall_group_id(struct mem_cgroup *memcg)
+{
+	struct mem_cgroup *m;
+	u64 id = 0;
+
+	rcu_read_lock();
+	if (mbr_group_find_memcg_rcu(memcg)) {
+		id = cgroup_id(memcg->css.cgroup);
+		goto out;
+	}
+	m = mem_cgroup_from_css(task_css(current, memory_cgrp_id));
+	if (!mem_cgroup_is_descendant(m, memcg))
+		goto out;
+	for (; m && m != memcg; m = parent_mem_cgroup(m)) {
+		if (mbr_group_find_memcg_rcu(m)) {
+			id = cgroup_id(m->css.cgroup);
+			break;
+		}
+	}
+out:
+	rcu_read_unlock();
+	return id;
+}
+
 /* Direct reclaim accounting, per stall in flight. */
 struct mbr_direct_call {
 	u64 id;
@@ -198,7 +236,6 @@ static int mbr_direct_entry(struct kretprobe_instance *ri,
 {
 	struct mbr_direct_call *call = (struct mbr_direct_call *)ri->data;
 	struct mem_cgroup *memcg;
-	bool watched;
 
 	memcg = (struct mem_cgroup *)regs_get_kernel_argument(regs,
 							  MBR_ARG_TFMCP_MEMCG);
@@ -212,11 +249,8 @@ static int mbr_direct_entry(struct kretprobe_instance *ri,
 	    MEMCG_RECLAIM_PROACTIVE ||
 	    !mbr_from_charge(mbr_entry_return_address(regs)))
 		return 1;
-	call->id = cgroup_id(memcg->css.cgroup);
-	rcu_read_lock();
-	watched = mbr_group_lookup_rcu(call->id);
-	rcu_read_unlock();
-	if (!watched)
+	call->id = mbr_stall_group_id(memcg);
+	if (!call->id)
 		return 1;
 	call->start_ns = ktime_get_ns();
 	return 0;

@@ -35,31 +35,18 @@
 #include "mbr_trace.h"
 
 /*
- * Protected memcgs a search keeps track of; a subtree with more is left
- * alone (the group backs off), rather than searched at length.
+ * The memcgs a turn looks at, at most: a turn's cost must not grow with
+ * the number of cgroups below the group (dying ones included). A walk
+ * cut short picks among the subtrees it saw whole, and never backs the
+ * group off.
  */
-#define MBR_MAX_PROTECTED	32
+#define MBR_WALK_MAX		65536
+/* Levels below the group a walk tracks; deeper memcgs only taint. */
+#define MBR_WALK_DEPTH		16
 
 static unsigned long mbr_protection(struct mem_cgroup *memcg)
 {
 	return max(READ_ONCE(memcg->memory.min), READ_ONCE(memcg->memory.low));
-}
-
-/* Is @memcg's subtree free of the protected memcgs @prot (below @top)? */
-static bool mbr_unprotected(struct mem_cgroup *memcg, struct mem_cgroup *top,
-			    struct mem_cgroup **prot, unsigned int nr)
-{
-	struct mem_cgroup *m;
-	unsigned int i;
-
-	for (i = 0; i < nr; i++)
-		for (m = prot[i]; m; m = parent_mem_cgroup(m)) {
-			if (m == memcg)
-				return false;
-			if (m == top)
-				break;
-		}
-	return true;
 }
 
 /*
@@ -81,61 +68,97 @@ static unsigned long mbr_slack(struct mem_cgroup *memcg,
 	return slack;
 }
 
+/* A subtree the walk has entered and not yet left. */
+struct mbr_walk_open {
+	struct mem_cgroup *memcg;
+	unsigned int level;	/* below the group */
+	bool tainted;		/* a protected memcg lies in it */
+};
+
+struct mbr_walk_best {
+	struct mem_cgroup *memcg;
+	unsigned long usage, slack;
+};
+
+/*
+ * The walk has left @o's subtree, all of it seen: a subtree without a
+ * protected memcg may be the victim. An ancestor holds at least what a
+ * descendant holds, so the largest is also maximal.
+ */
+static void mbr_walk_close(struct mbr_walk_open *o, struct mem_cgroup *top,
+			   struct mbr_walk_best *best)
+{
+	unsigned long usage, slack;
+
+	if (o->tainted)
+		return;
+	usage = page_counter_read(&o->memcg->memory);
+	slack = mbr_slack(o->memcg, top);
+	/*
+	 * As the reclaim root, 6.1 judges a memcg by the effective
+	 * protection computed in an earlier reclaim, which may be stale:
+	 * below it, the kernel would skip the memcg, then retry with
+	 * memory.low ignored.
+	 */
+	if (usage <= max(READ_ONCE(o->memcg->memory.emin),
+			 READ_ONCE(o->memcg->memory.elow)))
+		slack = 0;
+	if (slack && usage > best->usage) {
+		best->memcg = o->memcg;
+		best->usage = usage;
+		best->slack = slack;
+	}
+}
+
 /*
  * The memcg to reclaim from, with a reference, and how many pages it may
- * lose; NULL if all the group's excess is protected. Two pre-order walks
- * (the only subtree iterator the kernel exports): the protected memcgs,
- * then the largest maximal subtree without any of them.
+ * lose; NULL if all the group's excess is protected (*@cut false) or if
+ * the walk was cut short before it found a victim (*@cut true). One
+ * pre-order walk of at most MBR_WALK_MAX memcgs (the only subtree
+ * iterator the kernel exports), keeping the open subtrees on a stack:
+ * the largest whole subtree without a protected memcg wins.
  */
 static struct mem_cgroup *mbr_pick_victim(struct mem_cgroup *top,
-					  unsigned long *max_pages)
+					  unsigned long *max_pages, bool *cut)
 {
-	struct mem_cgroup *prot[MBR_MAX_PROTECTED], *best = NULL, *m;
-	unsigned long usage, slack, best_usage = 0, best_slack = 0;
+	struct mbr_walk_open open[MBR_WALK_DEPTH];
+	struct mbr_walk_best best = { };
+	unsigned int depth = 0, seen = 0, base, level, i;
 	struct cgroup_subsys_state *css;
-	unsigned int nr = 0;
+	struct mem_cgroup *m;
 
+	*cut = false;
 	rcu_read_lock();
+	base = top->css.cgroup->level;
 	css_for_each_descendant_pre(css, &top->css) {
-		m = mem_cgroup_from_css(css);
-		/* The group's own protection only bounds the slack. */
-		if (m == top || !mbr_protection(m))
-			continue;
-		if (nr == MBR_MAX_PROTECTED)
-			goto out;
-		prot[nr++] = m;
-	}
-	css_for_each_descendant_pre(css, &top->css) {
-		m = mem_cgroup_from_css(css);
-		if (!mbr_unprotected(m, top, prot, nr) ||
-		    (m != top &&
-		     mbr_unprotected(parent_mem_cgroup(m), top, prot, nr)))
-			continue;	/* protected, or not maximal */
-		usage = page_counter_read(&m->memory);
-		slack = mbr_slack(m, top);
-		/*
-		 * As the reclaim root, 6.1 judges a memcg by the effective
-		 * protection computed in an earlier reclaim, which may be
-		 * stale: below it, the kernel would skip the memcg, then
-		 * retry with memory.low ignored.
-		 */
-		if (usage <= max(READ_ONCE(m->memory.emin),
-				 READ_ONCE(m->memory.elow)))
-			slack = 0;
-		if (slack && usage > best_usage) {
-			best = m;
-			best_usage = usage;
-			best_slack = slack;
+		if (++seen > MBR_WALK_MAX) {
+			*cut = true;
+			depth = 0;	/* the open subtrees were not seen whole */
+			break;
 		}
-		if (m == top)
-			break;	/* the whole subtree is unprotected */
+		m = mem_cgroup_from_css(css);
+		level = css->cgroup->level - base;
+		while (depth && open[depth - 1].level >= level)
+			mbr_walk_close(&open[--depth], top, &best);
+		/* The group's own protection only bounds the slack. */
+		if (m != top && mbr_protection(m))
+			for (i = 0; i < depth; i++)
+				open[i].tainted = true;
+		if (depth < MBR_WALK_DEPTH)
+			open[depth++] = (struct mbr_walk_open) {
+				.memcg = m, .level = level,
+				.tainted = m != top && mbr_protection(m),
+			};
+		else	/* too deep to track: its ancestors cannot vouch */
+			open[depth - 1].tainted = true;
 	}
-	if (best && !css_tryget(&best->css))
-		best = NULL;
-out:
+	while (depth)
+		mbr_walk_close(&open[--depth], top, &best);
+	if (best.memcg && !css_tryget(&best.memcg->css))
+		best.memcg = NULL;
 	rcu_read_unlock();
-	*max_pages = best_slack;
-	return best;
+	*max_pages = best.memcg ? best.slack : 0;
+	return best.memcg;
 }
 
 /* The usage the marks compare with (mbr_memcg_pressure()), in pages. */
@@ -252,6 +275,7 @@ bool mbr_reclaim_turn(struct mbr_group *g, struct mbr_pace *pace)
 	unsigned long requested, reclaimed, usage, stop, slack;
 	struct mbr_budget budget;
 	struct mbr_marks marks;
+	bool cut;
 	u64 start_ns;
 
 	if (!READ_ONCE(mbr_enabled) ||
@@ -273,7 +297,9 @@ bool mbr_reclaim_turn(struct mbr_group *g, struct mbr_pace *pace)
 	if (mbr_budget_set(&budget) && !mbr_budget_admit(g, &budget))
 		return false;
 
-	victim = mbr_pick_victim(memcg, &slack);
+	victim = mbr_pick_victim(memcg, &slack, &cut);
+	if (!victim && cut)
+		return false;	/* too many memcgs to judge in one turn */
 	if (!victim) {
 		/* Only protected memory is left above the mark. */
 		mbr_group_backoff(g, mbr_memcg_limit(memcg));

@@ -3,8 +3,14 @@
 # configured, by the online probe or by the rule's own rescan. Ten
 # rounds of a 150-mkdir storm racing rule_add; afterwards every child
 # is configured (the catch-up work may take a moment past the spare
-# pool's 64).
-check "module loads" mbr_load
+# pool's 64). The fault-injection variant makes each css_online take
+# 2 ms longer, so that the rule lands inside one in most rounds.
+FI=/memcg_bgreclaim_fi.ko
+if [ ! -f $FI ]; then
+	fail "fault-injection module in the initramfs"
+	return 0
+fi
+expect_eq "fault variant loads (slow css_online)" "$(modload $FI fail_at=online_slow)" OK
 # configured PARENT: how many of PARENT's children a rule configured
 configured() {
 	awk -v p="/$1/" 'index($NF, p) == 1' /proc/memcg_bgreclaim/groups | wc -l
