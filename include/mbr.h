@@ -235,6 +235,8 @@ pid_t mbr_pool_pid(struct mbr_pool *p);
 struct mbr_pool *mbr_pool_swap(struct mbr_group *g, struct mbr_pool *p);
 void mbr_pool_destroy(struct mbr_pool *p);
 void mbr_pool_detach(struct mbr_group *g);
+void mbr_pool_detach_later(struct mbr_group *g, struct list_head *stop);
+void mbr_pools_stop(struct list_head *stop);
 
 /* budget.c: cpu_budget */
 bool mbr_budget_admit(struct mbr_group *g, const struct mbr_budget *b);

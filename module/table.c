@@ -108,12 +108,13 @@ static void mbr_group_reset_budget(struct mbr_group *g)
 
 /*
  * Drop the table's reference of an unlinked group; the last reference
- * frees it and its memcg reference. Caller holds mbr_names_mutex.
+ * frees it and its memcg reference. Its dedicated worker, if any, goes
+ * to @stop: the caller stops it once mbr_names_mutex, which it holds, is
+ * released, so that no add or remove waits for that worker's turn.
  */
-static void mbr_group_destroy(struct mbr_group *g)
+static void mbr_group_destroy(struct mbr_group *g, struct list_head *stop)
 {
-	/* Its dedicated worker, if any, finishes its turn and stops. */
-	mbr_pool_detach(g);
+	mbr_pool_detach_later(g, stop);
 	/* A group a rule configured has no directory. */
 	if (g->kobj.state_in_sysfs)
 		kobject_del(&g->kobj);
@@ -124,6 +125,7 @@ static void mbr_reap_fn(struct work_struct *work)
 {
 	struct mbr_group *g;
 	unsigned long flags;
+	LIST_HEAD(stop);
 
 	mutex_lock(&mbr_names_mutex);
 	for (;;) {
@@ -135,9 +137,10 @@ static void mbr_reap_fn(struct work_struct *work)
 		raw_spin_unlock_irqrestore(&mbr_lock, flags);
 		if (!g)
 			break;
-		mbr_group_destroy(g);
+		mbr_group_destroy(g, &stop);
 	}
 	mutex_unlock(&mbr_names_mutex);
+	mbr_pools_stop(&stop);
 }
 
 /* Unlink @g and hand it to the reaper; true if this call unlinked it. */
@@ -586,6 +589,7 @@ int mbr_group_remove(const char *arg, size_t len)
 	struct mbr_group *g;
 	unsigned long flags;
 	bool unlinked = false;
+	LIST_HEAD(stop);
 	u64 id;
 	int ret;
 
@@ -611,8 +615,10 @@ int mbr_group_remove(const char *arg, size_t len)
 	 * same cgroup waits for its name to be free.
 	 */
 	if (unlinked)
-		mbr_group_destroy(g);
+		mbr_group_destroy(g, &stop);
 	mutex_unlock(&mbr_names_mutex);
+	/* Its dedicated worker's turn ends without the names mutex held. */
+	mbr_pools_stop(&stop);
 	return unlinked ? 0 : -ENOENT;
 }
 

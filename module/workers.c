@@ -391,6 +391,41 @@ void mbr_pool_detach(struct mbr_group *g)
 }
 
 /**
+ * mbr_pool_detach_later() - give a group back to the shared workers now,
+ *	and its dedicated worker, if any, to @stop for mbr_pools_stop()
+ * @g: the group
+ * @stop: a list of the caller's
+ *
+ * For a caller that holds a mutex others wait on: stopping a worker
+ * waits for its turn to end, which a small cpu.max can make long.
+ */
+void mbr_pool_detach_later(struct mbr_group *g, struct list_head *stop)
+{
+	struct mbr_pool *p = mbr_pool_swap(g, NULL);
+
+	/* Off mbr_pools since the swap: ->node is free for @stop. */
+	if (p)
+		list_add_tail(&p->node, stop);
+}
+
+/**
+ * mbr_pools_stop() - stop the workers mbr_pool_detach_later() set aside
+ * @stop: the list
+ *
+ * Context: process context, none of the module's mutexes held.
+ */
+void mbr_pools_stop(struct list_head *stop)
+{
+	struct mbr_pool *p, *tmp;
+
+	list_for_each_entry_safe(p, tmp, stop, node) {
+		list_del_init(&p->node);
+		kthread_stop(p->task);
+		kfree(p);
+	}
+}
+
+/**
  * mbr_pool_destroy() - stop a dedicated pool's worker and free the pool
  * @p: a pool no group points to (mbr_pool_swap() returned it), or one
  *	never handed to a group
