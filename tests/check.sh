@@ -174,11 +174,17 @@ build_kernel() {
 			echo "not ok - build[$krel]: fault-injection variant builds"
 	fi
 	export MBR_FI_KO
-	# The smoke guests: a shorter rmdir race.
+	# make check's scale (make check-matrix runs the cases at theirs):
+	# the full kernels' rmdir race, reconfiguration storm and lifetime
+	# rounds shorter, the smoke guests' rmdir race shorter still.
 	MBR_GUEST_ENV=
 	if ! echo "$generic" | grep -qx "$krel"; then
 		MBR_GUEST_ENV=$MBR_BUILD/guest-smoke.env
-		echo "MBR_RMDIR_ITERS=50" >"$MBR_GUEST_ENV"
+		echo "MBR_RMDIR_ITERS=15" >"$MBR_GUEST_ENV"
+	elif [ -z "${MBR_MATRIX:-}${MBR_DEBUG:-}" ]; then
+		MBR_GUEST_ENV=$MBR_BUILD/guest-full.env
+		printf '%s\n' MBR_RMDIR_ITERS=50 MBR_STORM_SECS=30 \
+			MBR_LIFETIME_ROUNDS=50 MBR_ADD_REMOVE_S=15 >"$MBR_GUEST_ENV"
 	fi
 	export MBR_GUEST_ENV
 	MBR_SELFTESTS=
