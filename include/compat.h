@@ -44,7 +44,6 @@
 #ifndef MEMCG_RECLAIM_MAY_SWAP
 #define MEMCG_RECLAIM_MAY_SWAP		(1 << 1)
 #define MEMCG_RECLAIM_PROACTIVE		(1 << 2)
-#define MBR_TFMCP_RESTATED		1
 unsigned long try_to_free_mem_cgroup_pages(struct mem_cgroup *memcg,
 					   unsigned long nr_pages,
 					   gfp_t gfp_mask,
@@ -148,10 +147,11 @@ static inline struct cgroup *mbr_cgroup_from_dir(struct dentry *dentry)
 }
 
 /*
- * The name of a cgroup being created (from its css_online), read
- * without kernfs_rename_lock, which cgroup_name() takes and which may
- * sleep on PREEMPT_RT: no rename can happen before its directory is
- * activated, after css_online, so the name cannot change under us.
+ * The name of a cgroup whose memory css is coming online (from its
+ * css_online), read without kernfs_rename_lock, which cgroup_name()
+ * takes and which may sleep on PREEMPT_RT: css_online runs under
+ * cgroup_mutex, and so does the only rename of a cgroup directory
+ * (cgroup1_rename()), so the name cannot change under us.
  * 6.15, "kernfs: Use RCU to access kernfs_node::name", made the name
  * __rcu; before, it is a plain pointer.
  */
@@ -209,20 +209,36 @@ static inline unsigned long mbr_ftrace_arg(struct ftrace_regs *fregs,
 
 /*
  * The callers of try_to_free_mem_cgroup_pages() that are a task's own
- * charge: try_charge_memcg() at the limit, and memory.high's reclaim
- * on the way back to user space (reclaim_high(), which gcc may fold
- * into mem_cgroup_handle_over_high()). Its other callers, the writers
- * of memory.max and memory.high and v1's resize and force_empty, are
- * no task's stall. The same in 6.1, 6.12 and 7.3.
+ * charge: try_charge_memcg() at the limit (or its cold part), and
+ * memory.high's reclaim on the way back to user space, reclaim_high(),
+ * which gcc may fold into its caller: mem_cgroup_handle_over_high() in
+ * 6.1 and 6.12, __mem_cgroup_handle_over_high() in 7.3 (the former an
+ * inline wrapper there). Its other callers, the writers of memory.max
+ * and memory.high and v1's resize and force_empty, are no task's stall;
+ * nor is the kworker that reclaims for memory.high (high_work_func()).
+ * The first is required; the others may be inlined away.
  */
 #define MBR_CHARGE_RECLAIMERS \
-	"try_charge_memcg", "reclaim_high", "mem_cgroup_handle_over_high"
+	"try_charge_memcg", "try_charge_memcg.cold", "reclaim_high", \
+	"mem_cgroup_handle_over_high", "__mem_cgroup_handle_over_high"
+
+/*
+ * Where a return address points when another kretprobe or a
+ * function-graph tracer on try_to_free_mem_cgroup_pages() took it
+ * first: the real caller is unknown, and the entry counts as a stall,
+ * as every entry did before callers were told apart.
+ */
+#define MBR_RETURN_TRAMPOLINES \
+	"arch_rethook_trampoline", "kretprobe_trampoline", "return_to_handler"
 
 /*
  * The address a probed function will return to, read at its entry:
  * x86-64's call pushed it on the stack (as arch_rethook_prepare() reads
  * it).
  */
+#ifndef CONFIG_X86_64
+#error "mbr_entry_return_address() reads x86-64's stack"
+#endif
 static inline unsigned long mbr_entry_return_address(struct pt_regs *regs)
 {
 	return *(unsigned long *)kernel_stack_pointer(regs);

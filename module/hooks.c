@@ -173,8 +173,13 @@ static struct mbr_hook mbr_hooks[] = {
 	  .ops = { .func = mbr_charge_hook, .flags = FTRACE_OPS_FL_SAVE_REGS } },
 };
 
-/* The charge path's callers of memcg reclaim, where they lie in text. */
-static const char *const mbr_reclaimer_names[] = { MBR_CHARGE_RECLAIMERS };
+/*
+ * The charge path's callers of memcg reclaim, and the return trampolines
+ * that hide a caller, where they lie in text (0, 0 if inlined away).
+ */
+static const char *const mbr_reclaimer_names[] = {
+	MBR_CHARGE_RECLAIMERS, MBR_RETURN_TRAMPOLINES
+};
 static struct {
 	unsigned long start, end;
 } mbr_reclaimers[ARRAY_SIZE(mbr_reclaimer_names)];
@@ -182,12 +187,15 @@ static struct {
 /*
  * Whether memcg reclaim entered from @ret is a task's own charge: a
  * write of memory.max below usage, say, is not a stall, and must not
- * end a back-off or grow wmark_auto's headroom.
+ * end a back-off or grow wmark_auto's headroom. Kernel threads (the
+ * kworker of memory.high, say) never stall a task.
  */
 static bool mbr_from_charge(unsigned long ret)
 {
 	unsigned int i;
 
+	if (current->flags & PF_KTHREAD)
+		return false;
 	for (i = 0; i < ARRAY_SIZE(mbr_reclaimers); i++)
 		if (ret >= mbr_reclaimers[i].start && ret < mbr_reclaimers[i].end)
 			return true;

@@ -37,8 +37,8 @@
 /*
  * The memcgs a turn looks at, at most: a turn's cost must not grow with
  * the number of cgroups below the group (dying ones included). A walk
- * cut short picks among the subtrees it saw whole, and never backs the
- * group off.
+ * cut short picks among the subtrees it saw whole; if none will do, the
+ * group backs off as if all its excess were protected.
  */
 #define MBR_WALK_MAX		65536
 /* Levels below the group a walk tracks; deeper memcgs only taint. */
@@ -93,6 +93,8 @@ static void mbr_walk_close(struct mbr_walk_open *o, struct mem_cgroup *top,
 	if (o->tainted)
 		return;
 	usage = page_counter_read(&o->memcg->memory);
+	if (usage <= best->usage)
+		return;
 	slack = mbr_slack(o->memcg, top);
 	/*
 	 * As the reclaim root, 6.1 judges a memcg by the effective
@@ -103,7 +105,7 @@ static void mbr_walk_close(struct mbr_walk_open *o, struct mem_cgroup *top,
 	if (usage <= max(READ_ONCE(o->memcg->memory.emin),
 			 READ_ONCE(o->memcg->memory.elow)))
 		slack = 0;
-	if (slack && usage > best->usage) {
+	if (slack) {
 		best->memcg = o->memcg;
 		best->usage = usage;
 		best->slack = slack;
@@ -112,14 +114,14 @@ static void mbr_walk_close(struct mbr_walk_open *o, struct mem_cgroup *top,
 
 /*
  * The memcg to reclaim from, with a reference, and how many pages it may
- * lose; NULL if all the group's excess is protected (*@cut false) or if
- * the walk was cut short before it found a victim (*@cut true). One
- * pre-order walk of at most MBR_WALK_MAX memcgs (the only subtree
- * iterator the kernel exports), keeping the open subtrees on a stack:
- * the largest whole subtree without a protected memcg wins.
+ * lose; NULL if all the group's excess is protected, or if the walk was
+ * cut short before it found a victim. One pre-order walk of at most
+ * MBR_WALK_MAX memcgs (the only subtree iterator the kernel exports),
+ * keeping the open subtrees on a stack: the largest whole subtree
+ * without a protected memcg wins.
  */
 static struct mem_cgroup *mbr_pick_victim(struct mem_cgroup *top,
-					  unsigned long *max_pages, bool *cut)
+					  unsigned long *max_pages)
 {
 	struct mbr_walk_open open[MBR_WALK_DEPTH];
 	struct mbr_walk_best best = { };
@@ -127,12 +129,10 @@ static struct mem_cgroup *mbr_pick_victim(struct mem_cgroup *top,
 	struct cgroup_subsys_state *css;
 	struct mem_cgroup *m;
 
-	*cut = false;
 	rcu_read_lock();
 	base = top->css.cgroup->level;
 	css_for_each_descendant_pre(css, &top->css) {
 		if (++seen > MBR_WALK_MAX) {
-			*cut = true;
 			depth = 0;	/* the open subtrees were not seen whole */
 			break;
 		}
@@ -275,7 +275,6 @@ bool mbr_reclaim_turn(struct mbr_group *g, struct mbr_pace *pace)
 	unsigned long requested, reclaimed, usage, stop, slack;
 	struct mbr_budget budget;
 	struct mbr_marks marks;
-	bool cut;
 	u64 start_ns;
 
 	if (!READ_ONCE(mbr_enabled) ||
@@ -297,11 +296,13 @@ bool mbr_reclaim_turn(struct mbr_group *g, struct mbr_pace *pace)
 	if (mbr_budget_set(&budget) && !mbr_budget_admit(g, &budget))
 		return false;
 
-	victim = mbr_pick_victim(memcg, &slack, &cut);
-	if (!victim && cut)
-		return false;	/* too many memcgs to judge in one turn */
+	victim = mbr_pick_victim(memcg, &slack);
 	if (!victim) {
-		/* Only protected memory is left above the mark. */
+		/*
+		 * Only protected memory is left above the mark, or, in a
+		 * walk cut short, in what a turn may look at: a group the
+		 * next turns would walk in vain, as costly every time.
+		 */
 		mbr_group_backoff(g, mbr_memcg_limit(memcg));
 		goto discard;
 	}

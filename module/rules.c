@@ -59,13 +59,31 @@ atomic64_t mbr_rule_groups_late = ATOMIC64_INIT(0);
  */
 static void mbr_rules_work_fn(struct work_struct *work);
 static DECLARE_WORK(mbr_rules_work, mbr_rules_work_fn);
-/* The catch-up after a rule_add, for cgroups coming online meanwhile. */
-#define MBR_RULES_LATE	(HZ / 10)
+/*
+ * The catch-up after a rule_add, for cgroups coming online meanwhile:
+ * again, later each time, while a rescan passed over a cgroup still on
+ * its way online (its creator may be preempted or throttled there).
+ */
+#define MBR_RULES_LATE		(HZ / 10)
+#define MBR_RULES_LATE_TRIES	8	/* up to some 25 s after the add */
+static unsigned int mbr_rules_coming;	/* under mbr_rules_mutex */
+static unsigned int mbr_rules_late_try;	/* under mbr_rules_mutex */
+static void mbr_rules_late_fn(struct work_struct *work);
+static DECLARE_DELAYED_WORK(mbr_rules_late_work, mbr_rules_late_fn);
+
 static void mbr_rules_late_fn(struct work_struct *work)
 {
+	unsigned int try = MBR_RULES_LATE_TRIES;
+
 	mbr_rules_work_fn(work);
+	mutex_lock(&mbr_rules_mutex);
+	if (mbr_rules_coming)
+		try = ++mbr_rules_late_try;
+	mutex_unlock(&mbr_rules_mutex);
+	if (try < MBR_RULES_LATE_TRIES)
+		schedule_delayed_work(&mbr_rules_late_work,
+				      MBR_RULES_LATE << try);
 }
-static DECLARE_DELAYED_WORK(mbr_rules_late_work, mbr_rules_late_fn);
 
 static void mbr_rule_free(struct mbr_rule *r)
 {
@@ -223,8 +241,12 @@ static void mbr_rules_rescan(struct cgroup_subsys_state *root, bool late)
 		/*
 		 * Not a css whose css_online has not returned yet: it could
 		 * still fail and be freed whatever its references. The
-		 * online probe configures it if it succeeds.
+		 * online probe configures it if it succeeds; if its return
+		 * came before the rule, the late work looks again.
 		 */
+		if (pos != root && !(READ_ONCE(pos->flags) & CSS_ONLINE) &&
+		    !css_is_dying(pos))
+			mbr_rules_coming++;
 		if (pos == root || !(READ_ONCE(pos->flags) & CSS_ONLINE) ||
 		    !css_tryget_online(pos))
 			continue;
@@ -254,6 +276,7 @@ static void mbr_rules_work_fn(struct work_struct *work)
 	struct mbr_rule *r, *tmp;
 
 	mutex_lock(&mbr_rules_mutex);
+	mbr_rules_coming = 0;
 	list_for_each_entry_safe(r, tmp, &mbr_rules, node) {
 		/* Marked by the offline hook, or gone before it could be. */
 		css = READ_ONCE(r->dead) ? NULL : mbr_rule_css(r);
@@ -386,7 +409,10 @@ int mbr_rule_add(const char *buf, size_t len)
 	 * cgroup_mutex, which modules cannot take) is configured by a
 	 * catch-up rescan a little later.
 	 */
-	schedule_delayed_work(&mbr_rules_late_work, MBR_RULES_LATE);
+	mutex_lock(&mbr_rules_mutex);
+	mbr_rules_late_try = 0;
+	mutex_unlock(&mbr_rules_mutex);
+	mod_delayed_work(system_wq, &mbr_rules_late_work, MBR_RULES_LATE);
 	if (old)
 		call_rcu(&old->rcu, mbr_rule_free_rcu);
 	css_put(css);
