@@ -48,7 +48,7 @@ inside() {
 		mount -t proc proc "$r/proc" && mount -t sysfs sys "$r/sys" &&
 		mount --rbind /dev "$r/dev" && exec chroot "$r" "$@"' sh "$root" \
 		env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LC_ALL=C.UTF-8 \
-		DEBIAN_FRONTEND=noninteractive "$@"
+		DEBIAN_FRONTEND=noninteractive INITRD=No "$@"
 }
 
 make_root() {
