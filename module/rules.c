@@ -35,6 +35,7 @@ struct mbr_rule {
 	u64 id;				/* the rule's cgroup */
 	unsigned int level;		/* its level in its hierarchy */
 	bool dead;			/* its cgroup went offline */
+	bool dfl;			/* on cgroup2 */
 	struct mbr_wmark_conf wm;
 	struct mbr_budget budget;	/* each group's */
 	unsigned int max_depth;		/* 0: any */
@@ -173,8 +174,18 @@ out:
  */
 void mbr_rules_offline(struct mem_cgroup *memcg)
 {
-	u64 id = cgroup_id(memcg->css.cgroup);
+	struct cgroup *cgrp = memcg->css.cgroup;
+	u64 id = cgroup_id(cgrp);
 	struct mbr_rule *r;
+
+	/*
+	 * Only the cgroup's removal ends its rule. A memory controller
+	 * switched off above it ("-memory" in the parent's
+	 * subtree_control) takes its memcg, not the directory: the rule
+	 * waits for the controller to come back.
+	 */
+	if (READ_ONCE(cgrp->self.flags) & CSS_ONLINE)
+		return;
 
 	rcu_read_lock();
 	list_for_each_entry_rcu(r, &mbr_rules, node) {
@@ -259,6 +270,26 @@ static void mbr_rules_rescan(struct cgroup_subsys_state *root, bool late)
 	rcu_read_unlock();
 }
 
+/*
+ * Whether a rule's cgroup2 directory is still there, its memory
+ * controller switched off. (cgroup v1's memory hierarchy has no such
+ * state: a cgroup without its memcg is gone.)
+ */
+static bool mbr_rule_dormant(const struct mbr_rule *r)
+{
+	struct cgroup *cgrp;
+	bool alive;
+
+	if (!r->dfl)
+		return false;
+	cgrp = cgroup_get_from_id(r->id);
+	if (IS_ERR(cgrp))
+		return false;
+	alive = READ_ONCE(cgrp->self.flags) & CSS_ONLINE;
+	cgroup_put(cgrp);
+	return alive;
+}
+
 /* The live css of a rule's cgroup, referenced, or NULL. */
 static struct cgroup_subsys_state *mbr_rule_css(const struct mbr_rule *r)
 {
@@ -280,6 +311,8 @@ static void mbr_rules_work_fn(struct work_struct *work)
 	list_for_each_entry_safe(r, tmp, &mbr_rules, node) {
 		/* Marked by the offline hook, or gone before it could be. */
 		css = READ_ONCE(r->dead) ? NULL : mbr_rule_css(r);
+		if (!css && !READ_ONCE(r->dead) && mbr_rule_dormant(r))
+			continue;
 		if (!css) {
 			list_del_rcu(&r->node);
 			mbr_nr_rules--;
@@ -375,6 +408,7 @@ int mbr_rule_add(const char *buf, size_t len)
 		goto out_free;
 	r->id = cgroup_id(css->cgroup);
 	r->level = css->cgroup->level;
+	r->dfl = css->cgroup->root == &cgrp_dfl_root;
 	r->wm = spec.wm;
 	r->budget = spec.budget;
 	r->max_depth = spec.max_depth;
