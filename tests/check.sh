@@ -175,8 +175,9 @@ build_kernel() {
 	fi
 	export MBR_FI_KO
 	# make check's scale (make check-matrix runs the cases at theirs):
-	# the full kernels' rmdir race, reconfiguration storm and lifetime
-	# rounds shorter, the smoke guests' rmdir race shorter still.
+	# the full kernels' rmdir race, reconfiguration storm, lifetime
+	# rounds, rmmod loop and many groups smaller, the smoke guests'
+	# rmdir race smaller still.
 	MBR_GUEST_ENV=
 	if ! echo "$generic" | grep -qx "$krel"; then
 		MBR_GUEST_ENV=$MBR_BUILD/guest-smoke.env
@@ -184,7 +185,8 @@ build_kernel() {
 	elif [ -z "${MBR_MATRIX:-}${MBR_DEBUG:-}" ]; then
 		MBR_GUEST_ENV=$MBR_BUILD/guest-full.env
 		printf '%s\n' MBR_RMDIR_ITERS=50 MBR_STORM_SECS=30 \
-			MBR_LIFETIME_ROUNDS=50 MBR_ADD_REMOVE_S=15 >"$MBR_GUEST_ENV"
+			MBR_LIFETIME_ROUNDS=50 MBR_ADD_REMOVE_S=15 \
+			MBR_RMMOD_ITERS=20 MBR_MANY_GROUPS=50 >"$MBR_GUEST_ENV"
 	fi
 	export MBR_GUEST_ENV
 	MBR_SELFTESTS=

@@ -40,4 +40,5 @@ check "a reader's own reclaims at the limit are counted ($d of $traced traced)" 
 	test "$traced" -gt 0 -a $((diff * 100)) -le $((traced + 200))
 wr $MBR_SYSFS/enabled 1 >/dev/null
 rmgroup LW
+rm -f $F
 check "module unloads" mbr_unload

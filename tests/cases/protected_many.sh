@@ -44,5 +44,5 @@ expect_eq "no low event in a protected child" "$((l1 - l0))" 0
 i=1
 while [ $i -le 40 ]; do rmdir $CG/PM/p$i; i=$((i + 1)); done
 rmgroup PM/s PM
-rm -f /mnt/pm.small
+rm -f /mnt/pm.small $F	# the scratch disk is shared by every case
 check "module unloads" mbr_unload
