@@ -84,6 +84,22 @@ wanted() { [ -z "${MBR_CASES:-}" ] || echo " $MBR_CASES " | grep -q " $1 "; }
 only() {
 	for c in $(echo "$1" | tr , ' '); do wanted "$c" && printf '%s,' "$c"; done | sed 's/,$//'
 }
+# cases_for KREL LIST: LIST less, on a 7.x kernel in make check, the
+# cases of tests/cases/pending-7x.list (check-matrix runs them all).
+pending7x=$(sed -n 's/^\([a-z_0-9]\+\)\t.*/\1/p' "$MBR_TOP/tests/cases/pending-7x.list")
+cases_for() {
+	case $1 in
+	[0-6].*) echo "$2"; return 0 ;;
+	esac
+	if [ -n "${MBR_MATRIX:-}" ]; then
+		echo "$2"
+		return 0
+	fi
+	for c in $(echo "$2" | tr , ' '); do
+		echo "$pending7x" | grep -qx "$c" || printf '%s,' "$c"
+	done | sed 's/,$//'
+}
+[ -z "$pending7x" ] || echo "# not yet run on 7.x in make check (tests/cases/pending-7x.list): $(echo $pending7x)"
 # memcg_selftests has guests of its own: a 1 GiB guest per generic
 # kernel, a minute each (make check-selftests runs only those).
 all_cases=$(cd "$MBR_TOP/tests/cases" && ls *.sh | sed 's/\.sh$//' |
@@ -234,7 +250,9 @@ has() { echo " $built " | grep -q " $1 "; }
 selftests() {
 	[ -z "${MBR_DEBUG:-}" ] || return 0
 	for krel in "$@"; do
-		has "$krel" && job selftests "$krel" 2 1024 memcg_selftests
+		has "$krel" || continue
+		c=$(cases_for "$krel" memcg_selftests)
+		[ -n "$c" ] && job selftests "$krel" 2 1024 "$c"
 	done
 }
 # The guests, longest first.
@@ -246,7 +264,7 @@ fi
 for krel in $generic; do
 	has "$krel" || continue
 	if [ -z "${MBR_DEBUG:-}" ]; then
-		job main "$krel" 2 4096 "$all_cases,nr_workers"
+		job main "$krel" 2 4096 "$(cases_for "$krel" "$all_cases,nr_workers")"
 		continue
 	fi
 	# The debug kernel is several times slower: two guests share the cases.

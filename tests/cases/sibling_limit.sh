@@ -32,8 +32,8 @@ run() {	# run TAG: both children stream their file twice, at once
 run off
 diag "no rule: SP's memory.events max +$max_off, direct reclaims $traced_off"
 check "without background reclaim the parent hits its limit ($max_off times)" test "$max_off" -gt 100
-expect_eq "rule on SP for its children (high 24m, low 12m)" \
-	"$(wr $MBR_SYSFS/rule_add "$CG/SP high=24m low=12m")" OK
+expect_eq "rule on SP for its children (high 32m, low 16m)" \
+	"$(wr $MBR_SYSFS/rule_add "$CG/SP high=32m low=16m")" OK
 # gproc NAME COLUMN: a field of the group's line in /proc/memcg_bgreclaim/groups
 # (a group a rule configured has no directory of its own).
 gproc() { awk -v id="$(cgid "$1")" -v c="$2" '$1 == id { print $c }' /proc/memcg_bgreclaim/groups; }
