@@ -287,8 +287,11 @@ if [ -n "$v1_cases" ] && [ -z "${MBR_DEBUG:-}" ]; then
 		case $krel in 6.1.*) has "$krel" && job v1 "$krel" 2 4096 "$v1_cases" mbr.cgroup=v1 ;; esac
 	done
 fi
-# The IBT-enforcing emulator (bochs), on the full 6.12 and the newest 7.x.
-for ibt_krel in $(echo "$generic" | grep -e '^6\.12\..*+deb13-amd64$') ${newest:-}; do
+# The IBT-enforcing emulator (bochs), on trixie's 6.12. Not on 7.x yet:
+# 7.3.4 panics at boot in Bochs 2.7's tigerlake model, before any
+# module (fpstate_reset() from fpu__init_system_xstate(), a NULL
+# pointer), on its emulated XSAVE features.
+for ibt_krel in $(echo "$generic" | grep -e '^6\.12\..*+deb13-amd64$'); do
 	if [ -z "${MBR_DEBUG:-}" ] && wanted ibt && has "$ibt_krel"; then
 		echo "ibt ibt $ibt_krel" >>"$JOBS/list"
 	fi
