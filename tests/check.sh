@@ -47,10 +47,11 @@ start=$(date +%s)
 
 # Number the TAP lines of a producer as they come, and keep them.
 emit() {
+	n=$(grep -c '^\(not \)\?ok ' "$TAP")	# once a call, not once a line
 	while IFS= read -r line; do
 		case $line in
 		"ok "* | "not ok "*)
-			n=$(($(grep -c '^\(not \)\?ok ' "$TAP") + 1))
+			n=$((n + 1))
 			desc=${line#ok }
 			case $line in "not ok "*) desc=${line#not ok }; pre="not ok" ;; *) pre=ok ;; esac
 			desc=$(echo "$desc" | sed 's/^[0-9]* *//')
