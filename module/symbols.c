@@ -64,6 +64,21 @@ static const struct mbr_symbol mbr_symbol_table[] = {
 };
 
 /*
+ * Where @addr lies in function @name, as kallsyms tells it
+ * ("name+off/size"): false if @addr is not in a function of that name.
+ */
+static bool mbr_symbol_at(const char *name, unsigned long addr,
+			  unsigned long *off, unsigned long *size)
+{
+	char buf[KSYM_SYMBOL_LEN];
+	size_t len = strlen(name);
+
+	sprint_symbol(buf, addr);
+	return !strncmp(buf, name, len) && buf[len] == '+' &&
+	       sscanf(buf + len, "+%lx/%lx", off, size) == 2 && *off < *size;
+}
+
+/*
  * The start of the function that contains @addr, which must be @name.
  * A kprobe on a function reports the address it probes: past the
  * ENDBR64 of an IBT kernel, past the 4-byte NOP that replaced a sealed
@@ -72,15 +87,9 @@ static const struct mbr_symbol mbr_symbol_table[] = {
  */
 static unsigned long mbr_func_start(const char *name, unsigned long addr)
 {
-	char buf[KSYM_SYMBOL_LEN];
 	unsigned long off, size;
-	size_t len = strlen(name);
 
-	sprint_symbol(buf, addr);
-	if (strncmp(buf, name, len) || buf[len] != '+' ||
-	    sscanf(buf + len, "+%lx/%lx", &off, &size) != 2 || off >= size)
-		return 0;
-	return addr - off;
+	return mbr_symbol_at(name, addr, &off, &size) ? addr - off : 0;
 }
 
 static int mbr_find_kallsyms(void)
@@ -181,14 +190,8 @@ bool mbr_symbol_range(const char *name, unsigned long *start,
 		      unsigned long *end)
 {
 	unsigned long a = mbr_kallsyms_lookup(name), off, size;
-	char buf[KSYM_SYMBOL_LEN];
-	size_t len = strlen(name);
 
-	if (!a)
-		return false;
-	sprint_symbol(buf, a);
-	if (strncmp(buf, name, len) || buf[len] != '+' ||
-	    sscanf(buf + len, "+%lx/%lx", &off, &size) != 2 || off)
+	if (!a || !mbr_symbol_at(name, a, &off, &size) || off)
 		return false;
 	*start = a;
 	*end = a + size;
