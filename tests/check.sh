@@ -225,10 +225,9 @@ build_kernel() {
 # share a chroot run side by side; the chroots side by side (a fresh
 # machine makes each once, in a few minutes).
 sh "$MBR_TOP/tests/archive.sh" >/dev/null || echo "not ok - setup: the other releases' package lists" | emit
-for rel in $(for krel in $krels; do mbr_krel_release "$krel"; done |
-	sed 's/-backports$//' | grep -vx bookworm | sort -u); do
+for rel in $(for krel in $krels; do mbr_krel_chroot "$krel"; done | sort -u); do
 	for krel in $krels; do
-		case $(mbr_krel_release "$krel") in "$rel" | "$rel"-*) ;; *) continue ;; esac
+		[ "$(mbr_krel_chroot "$krel")" = "$rel" ] || continue
 		mbr_kroot "$krel" >/dev/null ||
 			echo "not ok - setup[$krel]: the kernel's packages install in its release's chroot"
 	done >"$JOBS/chroot-$rel.tap" &

@@ -15,6 +15,8 @@
 #                  tests/kernels.sh).
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
+MBR_TOP=$top
+. "$top/tests/lib-host.sh"
 out=${MBR_BUILD:-$top/build}/deb
 ver=$(cat "$top/VERSION")
 deb=$out/memcg-bgreclaim-dkms_${ver}_amd64.deb
@@ -72,25 +74,24 @@ else
 fi
 kernels=$(sh "$top/tests/kernels.sh" all)
 krels=${MBR_DEB_KRELS:-$(echo "$kernels" | awk '{ print $2 "-" $3 }')}
-release() { echo "$kernels" | awk -v k="$1" '$2 "-" $3 == k { print $4 }'; }
 for krel in $krels; do
-	[ "$(release "$krel")" = bookworm ] || continue
+	[ -z "$(mbr_krel_chroot "$krel")" ] || continue
 	t "dkms status: installed for $krel" sh -c "dkms status -m $name -v $ver -k $krel | grep -q ': installed'"
 	ko=$(ls /lib/modules/$krel/updates/dkms/$name.ko* 2>/dev/null | head -n 1)
 	t "the .ko for $krel is in /lib/modules/$krel/updates/dkms" test -n "$ko"
 done
 keep=${MBR_DEB_KREL:-$(echo "$kernels" | awk '$1 == "6.12" && $3 == "amd64" && $4 == "bookworm" { print $2 "-" $3 }')}
 kroot=
-case $(release "$keep") in bookworm | "") ;; *) kroot=$(sh "$top/tests/chroot.sh" root "$(release "$keep")") ;; esac
+c=$(mbr_krel_chroot "$keep")
+[ -z "$c" ] || kroot=$(sh "$top/tests/chroot.sh" root "$c")
 
 # The other releases: the same package, installed in each one's chroot
 # (its own dkms, gcc and kbuild), for the kernels of that release.
-chroot_rels=$(for k in $krels; do release "$k"; done | sed 's/trixie-backports/trixie/' |
-	grep -vx bookworm | sort -u)
+chroot_rels=$(for k in $krels; do mbr_krel_chroot "$k"; done | sort -u)
 for rel in $chroot_rels; do
 	root=$(sh "$top/tests/chroot.sh" root "$rel")
 	for k in $krels; do
-		case $(release "$k") in "$rel" | "$rel"-*) sh "$top/tests/chroot.sh" kernel "$rel" "$k" >/dev/null ;; esac
+		[ "$(mbr_krel_chroot "$k")" != "$rel" ] || sh "$top/tests/chroot.sh" kernel "$rel" "$k" >/dev/null
 	done
 	sh "$top/tests/chroot.sh" run "$rel" dpkg -P memcg-bgreclaim-dkms >/dev/null 2>&1
 	cp "$deb" "$root/tmp/$(basename "$deb")"
@@ -103,7 +104,7 @@ for rel in $chroot_rels; do
 	fi
 	rm -f "$root/tmp/$(basename "$deb")"
 	for k in $krels; do
-		case $(release "$k") in "$rel" | "$rel"-*) ;; *) continue ;; esac
+		[ "$(mbr_krel_chroot "$k")" = "$rel" ] || continue
 		t "[$rel] dkms status: installed for $k" sh -c "chroot '$root' dkms status -m $name -v $ver -k $k | grep -q ': installed'"
 		ko=$(ls "$root/lib/modules/$k/updates/dkms/$name.ko"* 2>/dev/null | head -n 1)
 		t "[$rel] the .ko for $k is in /lib/modules/$k/updates/dkms" test -n "$ko"

@@ -13,15 +13,23 @@ mbr_krel_release() {
 	"$MBR_TOP/tests/kernels.sh" all | awk -v k="$1" '$2 "-" $3 == k { print $4 }'
 }
 
-# The root a test kernel lives in: "" for the host's own release, else
-# its release's chroot (tests/chroot.sh), where its headers, image and
-# modules are installed on first use. mbr_kroot KREL
-mbr_kroot() {
+# The chroot (tests/chroot.sh) a test kernel is built and booted from:
+# trixie for trixie's and trixie-backports' kernels, sid for sid's;
+# nothing for the host's own release. mbr_krel_chroot KREL
+mbr_krel_chroot() {
 	rel=$(mbr_krel_release "$1")
 	case $rel in
 	bookworm | "") ;;
-	*) sh "$MBR_TOP/tests/chroot.sh" kernel "$rel" "$1" ;;
+	*) echo "${rel%-backports}" ;;
 	esac
+}
+
+# The root a test kernel lives in: "" for the host's own release, else
+# its release's chroot, where its headers, image and modules are
+# installed on first use. mbr_kroot KREL
+mbr_kroot() {
+	c=$(mbr_krel_chroot "$1")
+	[ -z "$c" ] || sh "$MBR_TOP/tests/chroot.sh" kernel "$c" "$1"
 }
 
 # The image of a test kernel: /boot/vmlinuz-KREL, or from 7.x on
@@ -50,8 +58,8 @@ mbr_build_ko() {
 	(cd "$MBR_TOP" && cp -r Kbuild Makefile VERSION module sysfs include "$dir/")
 	set -- make -j"$(nproc)" W=1 MBR_FAULT_INJECT="$([ "$variant" = fi ] && echo 1)" \
 		MBR_VERSION="$(cat "$MBR_TOP/VERSION")" modules
-	rel=$(mbr_krel_release "$krel")
-	if [ -z "${MBR_KDIR:-}" ] && [ -n "$rel" ] && [ "$rel" != bookworm ]; then
+	rel=$(mbr_krel_chroot "$krel")
+	if [ -z "${MBR_KDIR:-}" ] && [ -n "$rel" ]; then
 		root=$(mbr_kroot "$krel") || return 1
 		inner=/tmp/mbr-ko${variant:+-$variant}-$krel
 		rm -rf "$root$inner"
