@@ -10,6 +10,7 @@
 #include <linux/kobject.h>
 #include <linux/list.h>
 #include <linux/memcontrol.h>
+#include <linux/mutex.h>
 #include <linux/rcupdate.h>
 #include <linux/types.h>
 
@@ -147,59 +148,81 @@ bool mbr_symbol_range(const char *name, unsigned long *start,
 /* btf.c: the pinned prototypes, checked against the kernel's BTF */
 int mbr_btf_check(void);
 
-/* table.c: the configured groups and their lifecycle */
+/* table.c: the configured groups, hashed by cgroup id */
 extern raw_spinlock_t mbr_lock;
 extern atomic_t mbr_nr_groups;
-extern atomic_t mbr_nr_pinned;
-void mbr_groups_init(struct kobject *parent);
-void mbr_groups_exit(void);
-void mbr_groups_flush(void);
 struct mbr_group *mbr_group_lookup_rcu(u64 id);
 struct mbr_group *mbr_group_find_memcg_rcu(struct mem_cgroup *memcg);
-int mbr_group_add(const char *arg, size_t len);
-int mbr_group_remove(const char *arg, size_t len);
-void mbr_group_offline(struct mem_cgroup *memcg);
-int mbr_group_set(struct mbr_group *g, enum mbr_setting what, u64 val);
+int mbr_table_add_locked(struct mbr_group *g);
+bool mbr_table_unlink_locked(struct mbr_group *g);
+void mbr_table_unlink_all_locked(struct list_head *list);
+unsigned int mbr_table_visit_rcu(unsigned int *cursor, unsigned int max,
+				 bool (*visit)(struct mbr_group *g));
+struct mbr_group *mbr_group_next_rcu(struct mbr_group *g);
+unsigned int mbr_groups_of_rule(u64 rule_id);
+void mbr_groups_sum(struct mbr_stats *sum, unsigned int *nr);
+
+/* group.c: a group as an object, its references and destructor */
+extern atomic_t mbr_nr_pinned;
+struct mbr_group *mbr_group_alloc(struct mem_cgroup *memcg, u64 id);
 void mbr_groups_reserve(void);
 struct mbr_group *mbr_group_alloc_atomic(struct mem_cgroup *memcg, u64 id);
 struct mbr_group *mbr_group_alloc_rule(struct mem_cgroup *memcg, u64 id,
 				       const struct mbr_wmark_conf *wm,
 				       const struct mbr_budget *budget,
 				       u64 rule_id);
+struct mbr_group *mbr_group_get_rcu(struct mbr_group *g);
+void mbr_group_release(struct kobject *kobj);
+void mbr_groups_spares_exit(void);
+
+/* The last reference frees the group (mbr_group_release()). */
+static inline void mbr_group_put(struct mbr_group *g)
+{
+	kobject_put(&g->kobj);
+}
+
+/* lifecycle.c: add, remove, a rule's insert and forget, rmdir, exit */
+void mbr_groups_init(struct kobject *parent);
+void mbr_groups_exit(void);
+void mbr_groups_flush(void);
+int mbr_group_add(const char *arg, size_t len);
+int mbr_group_remove(const char *arg, size_t len);
+void mbr_group_offline(struct mem_cgroup *memcg);
 bool mbr_group_insert(struct mbr_group *g);
 void mbr_group_forget(struct mbr_group *g);
+
+/* conf.c: a group's configuration, replaced as one under RCU */
+extern struct mutex mbr_config_mutex;
+int mbr_group_set(struct mbr_group *g, enum mbr_setting what, u64 val);
+int mbr_group_set_budget(struct mbr_group *g, const struct mbr_budget *b);
 int mbr_group_set_rule(struct mbr_group *g, const struct mbr_wmark_conf *wm,
 		       const struct mbr_budget *budget, u64 rule_id);
-int mbr_group_set_budget(struct mbr_group *g, const struct mbr_budget *b);
-int mbr_group_set_cpu_cgroup(struct mbr_group *g, const char *buf, size_t len);
-struct mbr_group *mbr_group_get_rcu(struct mbr_group *g);
-unsigned int mbr_groups_of_rule(u64 rule_id);
-struct mbr_group *mbr_group_next_rcu(struct mbr_group *g);
-void mbr_group_put(struct mbr_group *g);
-void mbr_groups_sum(struct mbr_stats *sum, unsigned int *nr);
 
 /* rules.c: rules that configure cgroups as they are created */
-extern atomic64_t mbr_rule_groups_online;
-extern atomic64_t mbr_rule_groups_late;
 int mbr_rule_add(const char *buf, size_t len);
 int mbr_rule_del(const char *buf, size_t len);
 int mbr_rules_show(char *buf);
+void mbr_rules_exit(void);
+
+/* rule_apply.c: the rules applied, at creation and by rescans */
+extern atomic64_t mbr_rule_groups_online;
+extern atomic64_t mbr_rule_groups_late;
 void mbr_rules_online(struct mem_cgroup *memcg);
 void mbr_rules_offline(struct mem_cgroup *memcg);
-void mbr_rules_exit(void);
 
 /* marks.c: limits, watermarks, and the decision to queue or back off */
 unsigned long mbr_memcg_limit(struct mem_cgroup *memcg);
 unsigned long mbr_memcg_pressure(struct mem_cgroup *memcg,
 				 unsigned long *limitp);
-unsigned long mbr_folio_margin(struct mem_cgroup *memcg);
+unsigned long mbr_folio_margin(struct mem_cgroup *memcg,
+			       const struct mbr_marks *marks);
 /* The margin while a group holds huge pages: one, and a reclaim batch. */
 #define MBR_FOLIO_MARGIN \
 	(IS_ENABLED(CONFIG_TRANSPARENT_HUGEPAGE) ? \
 	 HPAGE_PMD_NR + SWAP_CLUSTER_MAX : 0)
 struct mbr_marks mbr_group_marks(struct mbr_group *g,
 				 struct mem_cgroup *memcg);
-void mbr_group_charged(struct mbr_group *g, struct mem_cgroup *memcg);
+bool mbr_group_charged(struct mbr_group *g, struct mem_cgroup *memcg);
 void mbr_group_backoff(struct mbr_group *g, unsigned long limit);
 bool mbr_group_clear_backoff(struct mbr_group *g);
 
@@ -244,6 +267,7 @@ void mbr_budget_charge(struct mbr_group *g, u64 cpu_ns);
 bool mbr_budget_throttled(struct mbr_group *g);
 
 /* billing.c: a dedicated worker billed to a cgroup (cpu_cgroup) */
+int mbr_group_set_cpu_cgroup(struct mbr_group *g, const char *buf, size_t len);
 ssize_t mbr_group_show_cpu_cgroup(struct mbr_group *g, char *buf);
 int mbr_billing_init(void);
 void mbr_billing_exit(void);

@@ -97,9 +97,8 @@ static inline struct mbr_marks mbr_marks_ratio(u64 limit, unsigned int ratio,
  *
  * MBR_AUTO_MIN is two worker turns' requests at the default batch_pages:
  * a cycle's measured rise is read at turn starts and misses what is
- * charged between them, and with 1 MiB the bench's streaming reader
- * stalled 2-29 times per pass on 6.1 where fixed marks 2 MiB below the
- * limit never did.
+ * charged between them, so a smaller headroom lets a fast writer reach
+ * the limit between two turns (doc/bench.md).
  *
  * The headroom stays between MBR_AUTO_MIN and, with a ratio, the limit
  * minus wmark_ratio percent of it (the wake mark never goes below the

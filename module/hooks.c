@@ -62,8 +62,8 @@ static void mbr_charge_hook(unsigned long ip, unsigned long parent_ip,
 	rcu_read_lock();
 	for (; memcg && memcg->css.parent; memcg = parent_mem_cgroup(memcg)) {
 		g = mbr_group_find_memcg_rcu(memcg);
-		if (g)
-			mbr_group_charged(g, memcg);
+		if (g && mbr_group_charged(g, memcg))
+			mbr_queue_group(g);
 	}
 	rcu_read_unlock();
 out:

@@ -74,18 +74,22 @@ unsigned long mbr_memcg_pressure(struct mem_cgroup *memcg,
  * mbr_folio_margin() - how far above its stop mark a group's background
  *	reclaim ends, in pages
  * @memcg: the group's memcg, kept alive by the caller
+ * @marks: its watermarks
  *
  * The kernel reclaims whole folios. A turn that needs a few more pages
  * and meets a transparent huge page frees all HPAGE_PMD_NR of it, and
- * the group ends up to 2 MiB below its stop mark: measured up to 472
- * pages past a 64-256 page request with THP "always", Debian's default.
- * That is outside a band of a few MiB; the kernel's own swap selftests,
- * for one, then read memory.current 2 MiB short of their limit. So while
- * the group holds PMD-sized folios, a turn stops MBR_FOLIO_MARGIN pages
- * (a huge page, plus the SWAP_CLUSTER_MAX the kernel rounds a request up
- * to) short of the mark, so that the huge page its last request meets
- * does not take the group below it. A group without huge pages is
- * reclaimed to the mark.
+ * the group ends up to 2 MiB below its stop mark, outside a band of a few
+ * MiB. So while the group holds PMD-sized folios, a turn stops
+ * MBR_FOLIO_MARGIN pages (a huge page, plus the SWAP_CLUSTER_MAX the
+ * kernel rounds a request up to) short of the mark, so that the huge
+ * page its last request meets does not take the group below it. A group
+ * without huge pages is reclaimed to the mark.
+ *
+ * The margin is at most half the band between the marks: a band
+ * narrower than a huge page would otherwise have no room left for a turn
+ * at all, and a group holding one huge page (7.x page cache holds many)
+ * would never be reclaimed in the background. Such a group may end a
+ * huge page below its stop mark.
  *
  * The count is as of the last stats flush, which the kernel does once
  * enough has changed (some 64 pages per CPU) or every 2 s. A worker
@@ -96,11 +100,16 @@ unsigned long mbr_memcg_pressure(struct mem_cgroup *memcg,
  *
  * Context: any context but NMI.
  */
-unsigned long mbr_folio_margin(struct mem_cgroup *memcg)
+unsigned long mbr_folio_margin(struct mem_cgroup *memcg,
+			       const struct mbr_marks *marks)
 {
-	if (!MBR_FOLIO_MARGIN || !mbr_memcg_thp_pages(memcg))
+	unsigned long band;
+
+	if (!MBR_FOLIO_MARGIN || marks->low <= marks->high ||
+	    !mbr_memcg_thp_pages(memcg))
 		return 0;
-	return MBR_FOLIO_MARGIN;
+	band = (marks->low - marks->high) >> PAGE_SHIFT;
+	return min_t(unsigned long, MBR_FOLIO_MARGIN, band / 2);
 }
 
 /**
@@ -156,8 +165,7 @@ bool mbr_group_clear_backoff(struct mbr_group *g)
 }
 
 /**
- * mbr_group_charged() - a charge was seen: queue the group if it is
- *	above its low watermark
+ * mbr_group_charged() - a charge was seen: should the group be queued?
  * @g: the group
  * @memcg: its memcg
  *
@@ -168,8 +176,10 @@ bool mbr_group_clear_backoff(struct mbr_group *g)
  * cpu_budget stays off until its period ends.
  *
  * Context: rcu_read_lock() held; any context but NMI.
+ * Return: true if it is above its low watermark and should be queued
+ *	(the wakeup is traced here, with the marks it was judged by).
  */
-void mbr_group_charged(struct mbr_group *g, struct mem_cgroup *memcg)
+bool mbr_group_charged(struct mbr_group *g, struct mem_cgroup *memcg)
 {
 	struct mbr_marks marks;
 	unsigned long limit;
@@ -177,26 +187,26 @@ void mbr_group_charged(struct mbr_group *g, struct mem_cgroup *memcg)
 	u64 usage;
 
 	if (READ_ONCE(g->queued) || mbr_budget_throttled(g))
-		return;
+		return false;
 	wm = &rcu_dereference(g->conf)->wm;
 	if (!mbr_conf_active(wm))
-		return;
+		return false;
 	usage = (u64)mbr_memcg_pressure(memcg, &limit) << PAGE_SHIFT;
 	if (limit >= PAGE_COUNTER_MAX)
-		return;
+		return false;
 	marks = mbr_conf_marks(wm, (u64)limit << PAGE_SHIFT,
 			       READ_ONCE(g->auto_headroom));
 	if (test_bit(MBR_GROUP_UNRECLAIMABLE, &g->flags)) {
 		if (usage > marks.high && limit == READ_ONCE(g->backoff_limit))
-			return;
+			return false;
 		mbr_group_clear_backoff(g);
 	}
 	if (usage <= marks.low)
-		return;
+		return false;
 	/* Nothing a turn could take without passing its stop, the margin. */
 	if (usage <= marks.high +
-		     ((u64)mbr_folio_margin(memcg) << PAGE_SHIFT))
-		return;
+		     ((u64)mbr_folio_margin(memcg, &marks) << PAGE_SHIFT))
+		return false;
 	trace_wakeup(g->id, usage, marks.low, marks.high);
-	mbr_queue_group(g);
+	return true;
 }

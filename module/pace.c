@@ -8,8 +8,7 @@
  * back: on 6.1 at a wakeup that beats the worker by the wakeup
  * granularity, or at a tick that finds its slice used; on 6.12 at the
  * end of the worker's protected slice (RUN_TO_PARITY), noticed at a
- * tick, 4 ms apart at Debian's HZ=250. Traced, most of the probe's
- * waits over 1 ms were such waits.
+ * tick, 4 ms apart at Debian's HZ=250.
  *
  * So a worker that has run MBR_PACE_RUN_NS since it was first seen on
  * the CPU, while another task is runnable there, yields between two

@@ -197,22 +197,23 @@ static unsigned long mbr_reclaim_step(struct mem_cgroup *victim,
 }
 
 /*
- * Where a turn on @memcg stops, in pages: @high (bytes), or the huge page
+ * Where a turn on @memcg stops, in pages: its high mark, or the huge page
  * margin above it (mbr_folio_margin()). The margin can change a turn only
  * once the turn could reach it, so only then are the statistics behind it
  * flushed: a flush takes the kernel's rstat lock, and 6.12's reclaim does
  * not flush them for us (6.1's shrink_node() does).
  */
-static unsigned long mbr_turn_stop(struct mem_cgroup *memcg, u64 high,
+static unsigned long mbr_turn_stop(struct mem_cgroup *memcg,
+				   const struct mbr_marks *marks,
 				   unsigned long usage)
 {
-	unsigned long stop = high >> PAGE_SHIFT;
+	unsigned long stop = marks->high >> PAGE_SHIFT;
 
 	if (usage <= stop)
 		return stop;
 	if (usage - stop <= READ_ONCE(mbr_batch_pages) + MBR_FOLIO_MARGIN)
 		mbr_memcg_flush_stats(memcg);
-	return stop + mbr_folio_margin(memcg);
+	return stop + mbr_folio_margin(memcg, marks);
 }
 
 /*
@@ -282,7 +283,7 @@ bool mbr_reclaim_turn(struct mbr_group *g, struct mbr_pace *pace)
 		goto discard;
 	marks = mbr_group_marks(g, memcg);
 	usage = mbr_usage_pages(memcg);
-	stop = mbr_turn_stop(memcg, marks.high, usage);
+	stop = mbr_turn_stop(memcg, &marks, usage);
 	if (usage <= stop)
 		goto idle;
 	mbr_auto_observe(g, &marks, usage);
@@ -320,7 +321,7 @@ bool mbr_reclaim_turn(struct mbr_group *g, struct mbr_pace *pace)
 
 	usage = mbr_usage_pages(memcg);
 	marks = mbr_group_marks(g, memcg);
-	stop = mbr_turn_stop(memcg, marks.high, usage);
+	stop = mbr_turn_stop(memcg, &marks, usage);
 	/*
 	 * Progress is a real step toward the stop mark: a turn that got
 	 * much less than it asked for while the group is still above the

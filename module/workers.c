@@ -197,13 +197,9 @@ static void mbr_work_on(struct mbr_pool *p, struct mbr_group *g,
  * wakeup: it takes an idle CPU at once, or waits for the running task's
  * slice to end. Root may still change it (chrt, renice).
  *
- * Its cost, traced (make bench SCEN=probetrace): most of the probe's
- * wakeups that wait over 1 ms wait behind a worker. SCHED_IDLE far from
- * the limit and SCHED_BATCH near it removed those waits, but then the
- * workers fell behind and the probe stalled in direct reclaim again
- * (tests/bench/results/2026-12-04-probetrace/), so it is not done. What
- * bounds those waits instead is the worker's pacing (pace.c): small
- * steps and a yield once it has had a shared CPU for 0.5 ms.
+ * A lower policy near the limit lets the workers fall behind, and the
+ * tasks stall in direct reclaim again (doc/design.md); what bounds the
+ * waits behind a worker instead is its pacing (pace.c).
  */
 static void mbr_worker_set_policy(void)
 {

@@ -199,25 +199,7 @@ static struct attribute *mbr_group_attrs[] = {
 };
 ATTRIBUTE_GROUPS(mbr_group);
 
-/*
- * The last reference is gone; hook readers may still hold the group
- * under RCU, but they never dereference its memcg after a lookup that
- * failed to find it, so the memcg reference can go at once.
- */
-static void mbr_group_release(struct kobject *kobj)
-{
-	struct mbr_group *g = to_group(kobj);
-	struct mbr_conf *c = rcu_dereference_protected(g->conf, true);
-
-	/* Every path that unlinks a group stops its dedicated worker. */
-	WARN_ON_ONCE(g->pool);
-	css_put(&g->memcg->css);
-	atomic_dec(&mbr_nr_pinned);
-	kfree(g->cpu_cgroup);
-	kfree_rcu(c, rcu);
-	kfree_rcu(g, rcu);
-}
-
+/* The destructor is the group object's own (group.c). */
 struct kobj_type mbr_group_ktype = {
 	.release = mbr_group_release,
 	.sysfs_ops = &kobj_sysfs_ops,

@@ -58,31 +58,21 @@ static int mbr_store_pages(const char *buf, unsigned int *dst)
 	return 0;
 }
 
-static ssize_t batch_pages_show(struct kobject *kobj,
-				struct kobj_attribute *attr, char *buf)
-{
-	return sysfs_emit(buf, "%u\n", READ_ONCE(mbr_batch_pages));
+#define MBR_PAGES_ATTR(name)						\
+static ssize_t name##_show(struct kobject *kobj,			\
+			   struct kobj_attribute *attr, char *buf)	\
+{									\
+	return sysfs_emit(buf, "%u\n", READ_ONCE(mbr_##name));		\
+}									\
+static ssize_t name##_store(struct kobject *kobj,			\
+			    struct kobj_attribute *attr,		\
+			    const char *buf, size_t count)		\
+{									\
+	return mbr_store_pages(buf, &mbr_##name) ?: count;		\
 }
 
-static ssize_t batch_pages_store(struct kobject *kobj,
-				 struct kobj_attribute *attr, const char *buf,
-				 size_t count)
-{
-	return mbr_store_pages(buf, &mbr_batch_pages) ?: count;
-}
-
-static ssize_t check_pages_show(struct kobject *kobj,
-				struct kobj_attribute *attr, char *buf)
-{
-	return sysfs_emit(buf, "%u\n", READ_ONCE(mbr_check_pages));
-}
-
-static ssize_t check_pages_store(struct kobject *kobj,
-				 struct kobj_attribute *attr, const char *buf,
-				 size_t count)
-{
-	return mbr_store_pages(buf, &mbr_check_pages) ?: count;
-}
+MBR_PAGES_ATTR(batch_pages)
+MBR_PAGES_ATTR(check_pages)
 
 static ssize_t add_store(struct kobject *kobj, struct kobj_attribute *attr,
 			 const char *buf, size_t count)
