@@ -23,6 +23,9 @@ deb=$out/memcg-bgreclaim-dkms_${ver}_amd64.deb
 name=memcg_bgreclaim
 
 build() {
+	# The package's Build-Depends, and what copies the tree.
+	sh "$top/tests/setup.sh" only debhelper dh-dkms dpkg-dev fakeroot \
+		gcc libc6-dev make cpio git || return 1
 	rm -rf "$out"
 	mkdir -p "$out/src"
 	(cd "$top" && git ls-files 2>/dev/null || find . -type f ! -path './build/*' ! -path './.git/*') |

@@ -6,13 +6,21 @@
 # headers; the package build tools of make deb (dh-dkms, debhelper,
 # dpkg-dev); mmdebstrap, which makes the other releases' chroots
 # (tests/chroot.sh: their kernels are installed there, not here).
+#   setup.sh [PKG...]       all of that, and PKG
+#   setup.sh only PKG...    only PKG (make deb's build dependencies)
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 
-want="qemu-system-x86 busybox-static kmod e2fsprogs dkms cpio gcc make libc6-dev xz-utils zstd perl binutils python3 linux-source-6.12 linux-source-6.1 bochs bochsbios vgabios isolinux syslinux-common xorriso dh-dkms debhelper dpkg-dev fakeroot openssl git mmdebstrap"
-for krel in $("$here/kernels.sh" all bookworm | awk '{print $2 "-" $3}'); do
-	want="$want linux-image-$krel-unsigned linux-headers-$krel"
-done
+if [ "${1:-}" = only ]; then
+	shift
+	want="$*"
+	set --
+else
+	want="qemu-system-x86 busybox-static kmod e2fsprogs dkms cpio gcc make libc6-dev xz-utils zstd perl binutils python3 linux-source-6.12 linux-source-6.1 bochs bochsbios vgabios isolinux syslinux-common xorriso dh-dkms debhelper dpkg-dev fakeroot openssl git mmdebstrap"
+	for krel in $("$here/kernels.sh" all bookworm | awk '{print $2 "-" $3}'); do
+		want="$want linux-image-$krel-unsigned linux-headers-$krel"
+	done
+fi
 want="$want $*"
 
 missing=
@@ -27,4 +35,8 @@ export DEBIAN_FRONTEND=noninteractive
 # The guests boot the test initramfs, never the kernel's own: no
 # update-initramfs for each kernel installed (minutes on a fresh machine).
 export INITRD=No
-apt-get install -y -q --no-install-recommends $missing >&2
+# A fresh machine's package lists may not be there or be stale.
+apt-get install -y -q --no-install-recommends $missing >&2 || {
+	apt-get update -q >&2
+	apt-get install -y -q --no-install-recommends $missing >&2
+}

@@ -27,3 +27,6 @@ for f in $(ls module/*.c sysfs/*.c include/*.h tests/helpers/*.c tests/unit/*.c 
 		echo "$out" | grep -A3 '^ERROR:' | head -n 20 | sed 's/^/#   /'
 	fi
 done
+# One-way data flow between the module's files, version facts in
+# compat.h only, files of at most 500 lines.
+python3 "$top/tests/layout.py" "$top"
