@@ -22,7 +22,7 @@
 #     generic 6.1 with the cgroup v1 memory controller: the mechanism cases
 #     smoke kernels: a smoke set (tests/cases/smoke.list)
 #     the IBT-enforcing emulator (bochs, tests/ibt/run.sh) on the full
-#       6.12 and the newest 7.x
+#       6.12 (stock 7.x panics at boot in Bochs 2.7, see below)
 #     the .ko DKMS installed from the package, on the newest 7.x
 #
 # MBR_CASES="a b" limits the guest cases to those (and skips the guests
@@ -33,10 +33,8 @@
 # linux-source-6.12 once and cached; no DKMS build, no other kernel.
 set -u
 MBR_TOP=$(cd "$(dirname "$0")/.." && pwd)
-MBR_BUILD=${MBR_BUILD:-$MBR_TOP/build}
-export MBR_TOP MBR_BUILD
 . "$MBR_TOP/tests/lib-host.sh"
-mkdir -p "$MBR_BUILD"
+mbr_build_init
 suffix=${MBR_DEBUG:+-debug}${MBR_MATRIX:+-matrix}
 TAP=$MBR_BUILD/check$suffix.tap
 JOBS=$MBR_BUILD/jobs$suffix
@@ -401,5 +399,6 @@ fail=$(grep -c '^not ok ' "$TAP")
 skipped=$(grep -c '^ok .*# SKIP' "$TAP")
 echo "# make check$suffix took $(($(date +%s) - start)) s"
 echo "1..$((pass + fail))"
-echo "$((pass - skipped)) passed, $fail failed, $skipped skipped"
+echo "# $skipped of the ok points are skips, not counted as passed"
+echo "$((pass - skipped)) passed, $fail failed"
 [ "$fail" = 0 ]

@@ -79,6 +79,15 @@ mbr_build_ko() {
 	echo "$dir/memcg_bgreclaim.stripped.ko"
 }
 
+# The build tree of an entry point that honours MBR_BUILD (check.sh,
+# vm/dev.sh): build/ unless set, made (SUBDIR in it if given) and
+# exported with MBR_TOP for the scripts it runs. mbr_build_init [SUBDIR]
+mbr_build_init() {
+	MBR_BUILD=${MBR_BUILD:-$MBR_TOP/build}
+	export MBR_TOP MBR_BUILD
+	mkdir -p "$MBR_BUILD${1:+/$1}"
+}
+
 # Downloads, chroots and built trees that outlive a clone (CI runs on a
 # fresh clone of this machine and finds them here).
 MBR_CACHE=${MBR_CACHE:-/var/cache/memcg-bgreclaim-test}

@@ -22,9 +22,7 @@ run() {
 wr $MBR_SYSFS/enabled 0 >/dev/null
 run off
 wr $MBR_SYSFS/enabled 1 >/dev/null
-r0=$(gstat W reclaimed_pages)
-run on
-reclaimed=$(($(gstat W reclaimed_pages) - r0))
+grew reclaimed W reclaimed_pages run on
 diag "dd ${MB} MiB: direct reclaims without=$traced_off (${secs_off}s) with=$traced_on (${secs_on}s), background reclaimed_pages=$reclaimed"
 check "the baseline run stalls in direct reclaim ($traced_off)" test "$traced_off" -gt 0
 check "fewer direct reclaims with background reclaim ($traced_on < $traced_off)" \

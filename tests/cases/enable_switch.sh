@@ -1,11 +1,6 @@
 # enabled=0 stops background reclaim at once (hooks stay attached);
 # enabled=1 resumes it.
-F=/mnt/stream.dat
-check "test file" make_file $F ${MBR_STREAM_MB:-768}
-check "module loads" mbr_load
-mkgroup E 128M
-check "watch E" mbr_watch E 24m 12m
-drop_caches
+stream_group E
 run_in E stream $F 20 >/dev/null &
 pid=$!
 i=0

@@ -63,7 +63,14 @@ expect_eq "add with a failing kobject_add is ENOMEM" "$(wr $MBR_SYSFS/add $CG/F)
 expect_eq "... and configures nothing" "$(sed -n 's/^groups //p' $MBR_SYSFS/stat)" 0
 expect_eq "the next add works" "$(wr $MBR_SYSFS/add $CG/F)" OK
 check "module unloads" mbr_unload
-expect_eq "fault variant loads" "$(modload $FI fail_at=dist_alloc)" OK
+# Every setter goes through one replace of the configuration (conf.c).
+expect_eq "fault variant loads" "$(modload $FI fail_at=conf_alloc)" OK
+wr $MBR_SYSFS/add $CG/F >/dev/null
+expect_eq "cpu_budget write with a failing allocation is ENOMEM" \
+	"$(wr $(grp_dir F)/cpu_budget 5000)" ENOMEM
+expect_eq "... and changes nothing" "$(cat $(grp_dir F)/cpu_budget)" "max 100000"
+check "module unloads" mbr_unload
+expect_eq "fault variant loads" "$(modload $FI fail_at=conf_alloc)" OK
 wr $MBR_SYSFS/add $CG/F >/dev/null
 expect_eq "distance write with a failing allocation is ENOMEM" \
 	"$(wr $(grp_dir F)/high_wmark_distance 8m)" ENOMEM

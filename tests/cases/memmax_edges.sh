@@ -3,12 +3,7 @@
 # memory.max 0 below the kernel memory still charged makes the kernel
 # invoke the OOM killer from the write; its report has a stack dump.
 touch /tmp/mbr_allow_oom_trace
-F=/mnt/stream.dat
-check "test file" make_file $F ${MBR_STREAM_MB:-768}
-check "module loads" mbr_load
-mkgroup X 128M
-check "watch X" mbr_watch X 24m 12m
-drop_caches
+stream_group X
 run_in X stream $F 1 >/dev/null	# fill the group with page cache
 u=$(cat $CG/X/memory.current)
 diag "usage after the read: $u"

@@ -3,6 +3,25 @@
 N=${MBR_SCALE_GROUPS:-10000}
 now_cs() { awk '{ printf "%d", $1 * 100 }' /proc/uptime; }
 slab_kb() { awk '/^Slab:/ { print $2 }' /proc/meminfo; }
+# added DESC: the $N groups are in: the time it took (t1, from t0), the
+# slab (s1, from s0) and its bytes a group (per), and the test point DESC
+# that stat counts them all.
+added() {
+	t1=$(now_cs)
+	echo 2 >/proc/sys/vm/drop_caches
+	s1=$(slab_kb)
+	expect_eq "$1" "$(sed -n 's/^groups //p' $MBR_SYSFS/stat)" $N
+	per=$((((s1 - s0) * 1024) / N))
+}
+# per_within BYTES SKIPPED CHECKED: per is at most BYTES; a skip named
+# SKIPPED where slab sizes mean nothing (kasan), else a check CHECKED.
+per_within() {
+	if [ -n "$kasan" ]; then
+		skip "$2 ($per bytes on a KASAN/kmemleak kernel)"
+	else
+		check "$3" test "$per" -le "$1"
+	fi
+}
 check "module loads" mbr_load
 mkgroup K
 echo +memory >$CG/K/cgroup.subtree_control
@@ -22,17 +41,10 @@ echo 2 >/proc/sys/vm/drop_caches
 s0=$(slab_kb)
 t0=$(now_cs)
 expect_eq "a rule on K" "$(wr $MBR_SYSFS/rule_add "$CG/K ratio=90")" OK
-t1=$(now_cs)
-echo 2 >/proc/sys/vm/drop_caches
-s1=$(slab_kb)
-expect_eq "it configures the $N groups" "$(sed -n 's/^groups //p' $MBR_SYSFS/stat)" $N
-per=$((((s1 - s0) * 1024) / N))
+added "it configures the $N groups"
 diag "rule: $N groups in $(((t1 - t0) * 10)) ms; slab +$((s1 - s0)) kB = $per bytes/group"
-if [ -n "$kasan" ]; then
-	skip "memory per group configured by rule <= 1 KiB ($per bytes on a KASAN/kmemleak kernel)"
-else
-	check "memory per group configured by rule <= 1 KiB ($per bytes)" test "$per" -le 1024
-fi
+per_within 1024 "memory per group configured by rule <= 1 KiB" \
+	"memory per group configured by rule <= 1 KiB ($per bytes)"
 expect_eq "rule_del forgets them" "$(wr $MBR_SYSFS/rule_del "$CG/K")" OK
 i=0
 while [ "$(sed -n 's/^memcgs_pinned //p' $MBR_SYSFS/stat)" != 0 ] && [ $i -lt 100 ]; do usleep 100000; i=$((i + 1)); done
@@ -44,19 +56,12 @@ s0=$(slab_kb)
 t0=$(now_cs)
 i=0
 while [ $i -lt $N ]; do echo $CG/K/g$i >$MBR_SYSFS/add; i=$((i + 1)); done
-t1=$(now_cs)
-echo 2 >/proc/sys/vm/drop_caches
-s1=$(slab_kb)
-expect_eq "$N groups configured" "$(sed -n 's/^groups //p' $MBR_SYSFS/stat)" $N
-per=$((((s1 - s0) * 1024) / N))
+added "$N groups configured"
 diag "add: $N groups in $(((t1 - t0) * 10)) ms ($(((t1 - t0) * 10000 / N)) us/group); slab +$((s1 - s0)) kB = $per bytes/group"
-if [ -n "$kasan" ]; then
-	skip "memory per group <= 3 KiB ($per bytes on a KASAN/kmemleak kernel)"
-else
-	# A regression guard: a group by hand has a directory of six
-	# files (1.5-2 KiB seen on the stock kernels, mostly kernfs nodes).
-	check "memory per group by hand <= 3 KiB ($per bytes: its sysfs directory)" test "$per" -le 3072
-fi
+# A regression guard: a group by hand has a directory of six files
+# (1.5-2 KiB seen on the stock kernels, mostly kernfs nodes).
+per_within 3072 "memory per group <= 3 KiB" \
+	"memory per group by hand <= 3 KiB ($per bytes: its sysfs directory)"
 
 # Load on a sample of 10 groups, with marks.
 mkdir -p /mnt/many

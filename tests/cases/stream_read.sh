@@ -37,9 +37,7 @@ run() {	# run TAG: one streaming run, counted by the kernel's tracepoint
 }
 
 wr $MBR_SYSFS/enabled 0 >/dev/null
-d0=$(gstat S direct_reclaims)
-run off
-direct_off=$(($(gstat S direct_reclaims) - d0))
+grew direct_off S direct_reclaims run off
 diag "without background reclaim: direct reclaims traced=$traced_off module=$direct_off; $(cat /tmp/stream.off)"
 check "the baseline run stalls in direct reclaim" test "$traced_off" -gt 100
 diff=$((traced_off - direct_off))
@@ -48,11 +46,7 @@ check "module's direct_reclaims matches the kernel's tracepoint ($direct_off vs 
 	test $((diff * 100)) -le $((traced_off + 200))
 
 wr $MBR_SYSFS/enabled 1 >/dev/null
-r0=$(gstat S reclaimed_pages)
-d0=$(gstat S direct_reclaims)
-run on
-direct_on=$(($(gstat S direct_reclaims) - d0))
-reclaimed=$(($(gstat S reclaimed_pages) - r0))
+grew reclaimed S reclaimed_pages grew direct_on S direct_reclaims run on
 below=$(frac_le /tmp/usage.on $low)
 diag "with background reclaim: direct reclaims traced=$traced_on module=$direct_on reclaimed_pages=$reclaimed usage<=low ${below}% of samples; $(cat /tmp/stream.on)"
 diag "stat: $(tr '\n' ' ' <$(grp_dir S)/stat)"

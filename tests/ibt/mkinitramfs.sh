@@ -9,26 +9,20 @@
 set -eu
 krel=$1 ko=$2 negctl=$3 cache=$4 out=$5
 here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
 moddir=${MBR_KROOT:-}/lib/modules/$krel
 base=$cache/base-$krel.cpio.gz
 root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT
 chmod 755 "$root"
 
-# Resolve a module and its dependencies, dependencies first.
-deps() {
-	local path d
-	path=$(sed -n "s@^\(\([^:]*/\)\?$1\.ko[.a-z]*\):.*@\1@p" \
-		"$moddir/modules.dep" | head -n 1)
-	[ -n "$path" ] || return 0	# built in
-	for d in $(sed -n "s@^$path: *@@p" "$moddir/modules.dep"); do
-		deps "$(basename "$d" | sed 's/\.ko.*//')"
-	done
-	echo "$path"
-}
+# deps: a module and its dependencies, dependencies first.
+. "$top/tests/lib-modules.sh"
 
+# The cached part is rebuilt when anything that makes it is newer.
 if [ ! -s "$base" ] || [ "$base" -ot "$moddir/modules.dep" ] ||
-	[ "$base" -ot /bin/busybox ] || [ "$base" -ot "$0" ]; then
+	[ "$base" -ot /bin/busybox ] || [ "$base" -ot "$0" ] ||
+	[ "$base" -ot "$top/tests/lib-modules.sh" ]; then
 	mkdir -p "$root/b/bin" "$root/b/proc" "$root/b/sys" "$root/b/dev" \
 		"$root/b/mnt" "$root/b/kmod"
 	cp /bin/busybox "$root/b/bin/busybox"

@@ -193,28 +193,31 @@ else
 fi
 module=$(echo "$before" | sed -n '/IBT-PHASE module/,$p')
 
+# no_match TEXT REGEX LINES DESC: a pass if no line of TEXT matches REGEX
+# and the guest reached the module phase (else nothing was tested); a
+# fail shows the first LINES matches. Sets hits.
+no_match() {
+	hits=$(echo "$1" | grep -E "$2")
+	if [ -z "$hits" ] && [ -n "$module" ]; then
+		pass "$4"
+	else
+		fail "$4$([ -n "$hits" ] || echo ' (the guest never reached the module phase)')"
+		echo "$hits" | head -n "$3" | sed 's/^/#   /'
+	fi
+}
+
 # No #CP anywhere before the negative control, boot included.
 cp='Missing ENDBR|control protection|#CP'
-hits=$(echo "$before" | grep -E "$cp")
-if [ -z "$hits" ] && [ -n "$module" ]; then
-	pass "no #CP (Missing ENDBR, control protection) from boot to the negative control"
-else
-	fail "no #CP (Missing ENDBR, control protection) from boot to the negative control$([ -n "$hits" ] || echo ' (the guest never reached the module phase)')"
-	echo "$hits" | head -n 20 | sed 's/^/#   /'
-fi
+no_match "$before" "$cp" 20 \
+	"no #CP (Missing ENDBR, control protection) from boot to the negative control"
 
 # No splat while the module was loaded, exercised and unloaded. The boot
 # is not held to this: on Bochs' tigerlake model the stock kernel warns
 # about the emulated CPUID (topology_common.c, fpu/xstate.c), which is
 # no concern of the module's.
 bad='BUG:|kernel BUG|WARNING:|Oops|Call Trace|soft lockup|hard LOCKUP|hung task|blocked for more than|self-detected stall|RCU stall|rcu: INFO|general protection fault|Kernel panic|list_add corruption|list_del corruption|refcount_t:|UBSAN'
-hits=$(echo "$module" | grep -E "$bad")
-if [ -z "$hits" ] && [ -n "$module" ]; then
-	pass "no splat (BUG, WARNING, Oops, Call Trace...) from the module's load to its unload"
-else
-	fail "no splat (BUG, WARNING, Oops, Call Trace...) from the module's load to its unload$([ -n "$hits" ] || echo ' (the guest never reached the module phase)')"
-	echo "$hits" | head -n 40 | sed 's/^/#   /'
-fi
+no_match "$module" "$bad" 40 \
+	"no splat (BUG, WARNING, Oops, Call Trace...) from the module's load to its unload"
 echo "$before" | sed '/IBT-PHASE module/q' | grep -o 'WARNING: .* at [^ ]*' |
 	sed 's/^/# ibt: during the boot, not judged: /'
 

@@ -3,10 +3,8 @@
 # cases in one VM.   usage: dev.sh KREL CPUS CASE[,CASE...]
 set -eu
 MBR_TOP=$(cd "$(dirname "$0")/../.." && pwd)
-MBR_BUILD=${MBR_BUILD:-$MBR_TOP/build}
-export MBR_TOP MBR_BUILD
 . "$MBR_TOP/tests/lib-host.sh"
-mkdir -p "$MBR_BUILD/helpers"
+mbr_build_init helpers
 gcc -static -O2 -Wall -Wextra -Werror -I"$MBR_TOP/include" -o "$MBR_BUILD/helpers/memcg-bgreclaim" \
 	"$MBR_TOP/tools/memcg-bgreclaim.c"
 for c in "$MBR_TOP"/tests/helpers/*.c; do

@@ -178,6 +178,19 @@ mbr_watch() {
 # gstat NAME KEY: one counter of a configured group.
 gstat() { sed -n "s/^$2 //p" "$(grp_dir "$1")/stat"; }
 
+# grew VAR NAME KEY COMMAND...: run COMMAND in this shell (it may set
+# variables) and set VAR to how much group NAME's counter KEY grew
+# meanwhile. Nested, the outer counter is read first and last. The
+# locals are prefixed: COMMAND sees them and may set names of its own.
+grew() {
+	local grew_v=$1 grew_g=$2 grew_k=$3 grew_c0 grew_c1
+	shift 3
+	grew_c0=$(gstat "$grew_g" "$grew_k")
+	"$@"
+	grew_c1=$(gstat "$grew_g" "$grew_k")
+	eval "$grew_v=$((grew_c1 - grew_c0))"
+}
+
 # mstat NAME KEY: one key of the cgroup's memory.stat.
 mstat() { sed -n "s/^$2 //p" "$CG/$1/memory.stat"; }
 
@@ -238,6 +251,18 @@ probe_beside_stream() {
 make_file() {
 	[ -f "$1" ] && [ "$(stat -c %s "$1")" = $(($2 << 20)) ] && return 0
 	dd if=/dev/zero of="$1" bs=1M count="$2" 2>/dev/null && drop_caches
+}
+
+# stream_group NAME: the start of a case that streams the test file
+# through a watched group: F the file (MBR_STREAM_MB, 768 MiB), the
+# module loaded, NAME of 128M watched at 24m/12m, the caches dropped.
+stream_group() {
+	F=/mnt/stream.dat
+	check "test file" make_file "$F" "${MBR_STREAM_MB:-768}"
+	check "module loads" mbr_load
+	mkgroup "$1" 128M
+	check "watch $1" mbr_watch "$1" 24m 12m
+	drop_caches
 }
 
 # sample_usage NAME PID OUT: record memory.current every 20 ms while PID runs.

@@ -23,17 +23,8 @@ mkdir -p "$root/bin" "$root/sbin" "$root/proc" "$root/sys" "$root/dev" \
 cp /bin/busybox "$root/bin/busybox"
 for t in sh mount mkdir cat echo; do ln -s busybox "$root/bin/$t"; done
 
-# Resolve the modules in load order, dependencies first, from modules.dep.
-deps() {
-	local path d
-	path=$(sed -n "s@^\(\([^:]*/\)\?$1\.ko[.a-z]*\):.*@\1@p" \
-		"$moddir/modules.dep" | head -n 1)
-	[ -n "$path" ] || return 0	# built in
-	for d in $(sed -n "s@^$path: *@@p" "$moddir/modules.dep"); do
-		deps "$(basename "$d" | sed 's/\.ko.*//')"
-	done
-	echo "$path"
-}
+# deps: the modules in load order, dependencies first, from modules.dep.
+. "$top/tests/lib-modules.sh"
 : >"$root/kmod/order"
 # ext4 wants crc32c through the crypto API (a softdep, not in modules.dep).
 # A kernel without modules.dep (the debug kernel) has them all built in.
