@@ -65,7 +65,7 @@ enum mbr_setting {
  * reference during its turn. The group pins its memcg (a css reference
  * taken at "add", dropped when the group is freed), so ->memcg is valid
  * for the group's whole life whatever hook fires or is missed: a missed
- * offline costs a zombie memcg until the next sweep, never a
+ * offline costs a zombie memcg until the sweep reaches it, never a
  * use-after-free.
  */
 struct mbr_group {

@@ -20,7 +20,9 @@ DEFINE_MUTEX(mbr_config_mutex);
 #define MBR_CONF_AUTO		BIT(2)	/* wmark_auto starts from nothing */
 
 /*
- * An edit of @new (a copy of @old) for @g, under mbr_config_mutex.
+ * An edit of @new (a copy of @old) for @g, under mbr_config_mutex; it
+ * may also set what of @g that mutex guards (->rule_id, read locklessly
+ * only for display).
  * Return: a negative errno (nothing is published), 0 (nothing to
  * publish), or the MBR_CONF_* flags of what the change means.
  */
@@ -41,16 +43,18 @@ static void mbr_conf_reset_budget(struct mbr_group *g)
 
 /*
  * The one replace sequence: copy, edit, check the group is still there,
- * publish, and free the old copy after a grace period.
+ * publish, and free the old copy after a grace period. @fault names the
+ * test variant's injection point for the allocation (NULL: none, for
+ * the rescans, which allocate for every group they pass).
  * Return: 0, the edit's errno, -ENOENT if the group is gone, -ENOMEM.
  */
 static int mbr_conf_replace(struct mbr_group *g, mbr_conf_edit_t edit,
-			    const void *arg)
+			    const void *arg, const char *fault)
 {
 	struct mbr_conf *old, *new;
 	int ret;
 
-	new = mbr_should_fail("conf_alloc") ? NULL :
+	new = fault && mbr_should_fail(fault) ? NULL :
 		kmalloc(sizeof(*new), GFP_KERNEL);
 	if (!new)
 		return -ENOMEM;
@@ -148,7 +152,7 @@ int mbr_group_set(struct mbr_group *g, enum mbr_setting what, u64 val)
 {
 	struct mbr_conf_setting s = { .what = what, .val = val };
 
-	return mbr_conf_replace(g, mbr_conf_edit_setting, &s);
+	return mbr_conf_replace(g, mbr_conf_edit_setting, &s, "conf_alloc");
 }
 
 static int mbr_conf_edit_budget(struct mbr_group *g, struct mbr_conf *new,
@@ -170,7 +174,7 @@ static int mbr_conf_edit_budget(struct mbr_group *g, struct mbr_conf *new,
  */
 int mbr_group_set_budget(struct mbr_group *g, const struct mbr_budget *b)
 {
-	return mbr_conf_replace(g, mbr_conf_edit_budget, b);
+	return mbr_conf_replace(g, mbr_conf_edit_budget, b, "conf_alloc");
 }
 
 struct mbr_conf_rule {
@@ -216,5 +220,5 @@ int mbr_group_set_rule(struct mbr_group *g, const struct mbr_wmark_conf *wm,
 		.wm = wm, .budget = budget, .rule_id = rule_id,
 	};
 
-	return mbr_conf_replace(g, mbr_conf_edit_rule, &r);
+	return mbr_conf_replace(g, mbr_conf_edit_rule, &r, NULL);
 }

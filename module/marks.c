@@ -92,11 +92,8 @@ unsigned long mbr_memcg_pressure(struct mem_cgroup *memcg,
  * huge page below its stop mark.
  *
  * The count is as of the last stats flush, which the kernel does once
- * enough has changed (some 64 pages per CPU) or every 2 s. A worker
- * flushes before a turn that could reach the margin; the charge hook
- * cannot, and may wake a worker for a group whose new huge pages it does
- * not see yet (the turn then finds nothing to do), or leave a group that
- * has just lost its huge pages a margin early.
+ * enough has changed (some 64 pages per CPU) or every 2 s; a worker
+ * flushes before a turn that could reach the margin.
  *
  * Context: any context but NMI.
  */
@@ -201,11 +198,11 @@ bool mbr_group_charged(struct mbr_group *g, struct mem_cgroup *memcg)
 			return false;
 		mbr_group_clear_backoff(g);
 	}
+	/*
+	 * Above the wake mark is above the stop mark's huge page margin
+	 * too: the margin is at most half the band.
+	 */
 	if (usage <= marks.low)
-		return false;
-	/* Nothing a turn could take without passing its stop, the margin. */
-	if (usage <= marks.high +
-		     ((u64)mbr_folio_margin(memcg, &marks) << PAGE_SHIFT))
 		return false;
 	trace_wakeup(g->id, usage, marks.low, marks.high);
 	return true;

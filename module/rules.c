@@ -19,7 +19,6 @@
  * follow them; the online probe reads the list under RCU.
  */
 #include <linux/cgroup.h>
-#include <linux/kernfs.h>
 #include <linux/mutex.h>
 #include <linux/rculist.h>
 #include <linux/slab.h>

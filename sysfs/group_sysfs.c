@@ -4,7 +4,6 @@
  */
 #include <linux/cgroup.h>
 #include <linux/kobject.h>
-#include <linux/slab.h>
 #include <linux/sysfs.h>
 
 #include "mbr.h"

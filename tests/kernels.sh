@@ -81,6 +81,7 @@ for r in $releases; do
 			;;
 		esac
 	done
-done >"$memo.new"
-mv "$memo.new" "$memo"
+done >"$memo.new.$$"
+# Renamed whole: a concurrent caller reads the old list or the new one.
+mv "$memo.new.$$" "$memo"
 cat "$memo"
