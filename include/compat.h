@@ -58,6 +58,10 @@ DECLARE_STATIC_CALL(mbr_css_tryget_online_from_dir,
 DECLARE_STATIC_CALL(mbr_task_sched_runtime, task_sched_runtime);
 DECLARE_STATIC_CALL(mbr_memcg_page_state, memcg_page_state);
 DECLARE_STATIC_CALL(mbr_mem_cgroup_flush_stats, mem_cgroup_flush_stats);
+/* The cgroupfs files (cgfiles.c): declared in <linux/cgroup.h>, not exported. */
+DECLARE_STATIC_CALL(mbr_cgroup_add_dfl_cftypes, cgroup_add_dfl_cftypes);
+DECLARE_STATIC_CALL(mbr_cgroup_add_legacy_cftypes, cgroup_add_legacy_cftypes);
+DECLARE_STATIC_CALL(mbr_cgroup_rm_cftypes, cgroup_rm_cftypes);
 
 /*
  * Brings the memcg statistics up to date if enough has changed since

@@ -121,6 +121,8 @@ struct mbr_group {
  * the stalls and the cycle of the configuration before.
  */
 #define MBR_GROUP_AUTO_RESET	2
+/* ->flags: configured through the cgroupfs files (cgfiles.c). */
+#define MBR_GROUP_CGROUPFS	3
 
 /*
  * Turns that fail (reclaim much less than asked while above the stop
@@ -181,6 +183,14 @@ static inline void mbr_group_put(struct mbr_group *g)
 	kobject_put(&g->kobj);
 }
 
+/* Who configured @g: by hand, a rule, or the cgroupfs files. */
+static inline const char *mbr_group_origin(const struct mbr_group *g)
+{
+	if (READ_ONCE(g->rule_id))
+		return "rule";
+	return test_bit(MBR_GROUP_CGROUPFS, &g->flags) ? "cgroupfs" : "hand";
+}
+
 /* lifecycle.c: add, remove, a rule's insert and forget, rmdir, exit */
 void mbr_groups_init(struct kobject *parent);
 void mbr_groups_exit(void);
@@ -189,12 +199,13 @@ int mbr_group_add(const char *arg, size_t len);
 int mbr_group_remove(const char *arg, size_t len);
 void mbr_group_offline(struct mem_cgroup *memcg);
 bool mbr_group_insert(struct mbr_group *g);
-void mbr_group_forget(struct mbr_group *g);
+void mbr_group_forget(struct mbr_group *g, bool files);
 
 /* conf.c: a group's configuration, replaced as one under RCU */
 extern struct mutex mbr_config_mutex;
 int mbr_group_set(struct mbr_group *g, enum mbr_setting what, u64 val);
 int mbr_group_set_budget(struct mbr_group *g, const struct mbr_budget *b);
+int mbr_group_set_files(struct mbr_group *g, const struct mbr_wmark_conf *wm);
 int mbr_group_set_rule(struct mbr_group *g, const struct mbr_wmark_conf *wm,
 		       const struct mbr_budget *budget, u64 rule_id);
 
@@ -209,6 +220,15 @@ extern atomic64_t mbr_rule_groups_online;
 extern atomic64_t mbr_rule_groups_late;
 void mbr_rules_online(struct mem_cgroup *memcg);
 void mbr_rules_offline(struct mem_cgroup *memcg);
+void mbr_rules_apply_one(struct mem_cgroup *memcg);
+
+/* cgfiles.c: Alibaba's memory.wmark_* files in cgroupfs (opt-in) */
+int mbr_cgfiles_set(bool on);
+bool mbr_cgfiles_enabled(void);
+extern atomic64_t mbr_cgfiles_groups_online;
+extern atomic64_t mbr_cgfiles_groups_late;
+bool mbr_cgfiles_online(struct mem_cgroup *memcg);
+void mbr_cgfiles_exit(void);
 
 /* marks.c: limits, watermarks, and the decision to queue or back off */
 unsigned long mbr_memcg_limit(struct mem_cgroup *memcg);

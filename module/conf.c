@@ -18,6 +18,7 @@ DEFINE_MUTEX(mbr_config_mutex);
 #define MBR_CONF_RETRY		BIT(0)	/* a new chance: end a back-off */
 #define MBR_CONF_BUDGET		BIT(1)	/* a fresh cpu_budget period */
 #define MBR_CONF_AUTO		BIT(2)	/* wmark_auto starts from nothing */
+#define MBR_CONF_FILES		BIT(3)	/* a rule's group becomes the files' */
 
 /*
  * An edit of @new (a copy of @old) for @g, under mbr_config_mutex; it
@@ -78,6 +79,14 @@ static int mbr_conf_replace(struct mbr_group *g, mbr_conf_edit_t edit,
 		mbr_conf_reset_budget(g);
 	if (ret & MBR_CONF_AUTO)
 		mbr_auto_reset(g);
+	if (ret & MBR_CONF_FILES) {
+		set_bit(MBR_GROUP_CGROUPFS, &g->flags);
+		/*
+		 * After the publish: a reader that sees rule_id 0 (acquire)
+		 * sees the files' configuration, not the rule's.
+		 */
+		smp_store_release(&g->rule_id, 0);
+	}
 	mutex_unlock(&mbr_config_mutex);
 	kfree_rcu(old, rcu);
 	return 0;
@@ -153,6 +162,51 @@ int mbr_group_set(struct mbr_group *g, enum mbr_setting what, u64 val)
 	struct mbr_conf_setting s = { .what = what, .val = val };
 
 	return mbr_conf_replace(g, mbr_conf_edit_setting, &s, "conf_alloc");
+}
+
+static int mbr_conf_edit_files(struct mbr_group *g, struct mbr_conf *new,
+			       const struct mbr_conf *old, const void *arg)
+{
+	const struct mbr_wmark_conf *wm = arg;
+
+	if (g->rule_id) {
+		/* Taken from its rule: the files' marks alone, no budget. */
+		new->wm = (struct mbr_wmark_conf){
+			.ratio = wm->ratio, .scale = wm->scale,
+		};
+		new->budget = (struct mbr_budget){
+			.period_us = MBR_BUDGET_PERIOD_DEFAULT,
+		};
+		return MBR_CONF_RETRY | MBR_CONF_BUDGET | MBR_CONF_FILES;
+	}
+	/*
+	 * The same values again change nothing: no back-off ends, no
+	 * wmark_auto cycle starts over (koordlet rewrites them every
+	 * minute; the caller compares too, this is for a race with a
+	 * sysfs write).
+	 */
+	if (old->wm.ratio == wm->ratio && old->wm.scale == wm->scale)
+		return 0;
+	new->wm.ratio = wm->ratio;
+	new->wm.scale = wm->scale;
+	return MBR_CONF_RETRY;
+}
+
+/**
+ * mbr_group_set_files() - a write of the cgroupfs files: ratio and scale
+ * @g: the group
+ * @wm: its ratio and scale (the rest is not looked at)
+ *
+ * A rule's group becomes the files' (MBR_GROUP_CGROUPFS) with just
+ * those marks and no cpu_budget; a group by hand or the files' keeps
+ * its other settings.
+ *
+ * Context: process context.
+ * Return: 0, -ENOENT if the cgroup is gone, or -ENOMEM.
+ */
+int mbr_group_set_files(struct mbr_group *g, const struct mbr_wmark_conf *wm)
+{
+	return mbr_conf_replace(g, mbr_conf_edit_files, wm, "conf_alloc");
 }
 
 static int mbr_conf_edit_budget(struct mbr_group *g, struct mbr_conf *new,

@@ -130,8 +130,10 @@ static int mbr_online_return(struct kretprobe_instance *ri,
 {
 	struct cgroup_subsys_state **css = (void *)ri->data;
 
-	if (!regs_return_value(regs))
-		mbr_rules_online(mem_cgroup_from_css(*css));
+	if (!regs_return_value(regs)) {
+		if (!mbr_cgfiles_online(mem_cgroup_from_css(*css)))
+			mbr_rules_online(mem_cgroup_from_css(*css));
+	}
 	return 0;
 }
 

@@ -161,18 +161,20 @@ bool mbr_group_insert(struct mbr_group *g)
 }
 
 /**
- * mbr_group_forget() - unlink a group a rule no longer configures
+ * mbr_group_forget() - unlink a group a rule, or the cgroupfs files, no
+ *	longer configure
  * @g: the group, referenced by the caller
+ * @files: the cgroupfs files' group (else a rule's)
  *
  * Context: process context.
  */
-void mbr_group_forget(struct mbr_group *g)
+void mbr_group_forget(struct mbr_group *g, bool files)
 {
 	bool unlinked = false;
 
-	/* Not one "add" made the user's meanwhile. */
+	/* Not one "add" or a cgroupfs write took over meanwhile. */
 	mutex_lock(&mbr_config_mutex);
-	if (g->rule_id)
+	if (files ? test_bit(MBR_GROUP_CGROUPFS, &g->flags) : !!g->rule_id)
 		unlinked = mbr_group_unlink_to_reap(g);
 	mutex_unlock(&mbr_config_mutex);
 	if (unlinked)
@@ -180,15 +182,16 @@ void mbr_group_forget(struct mbr_group *g)
 }
 
 /*
- * "add" of a cgroup that already has a group: one a rule configured
- * becomes the user's, with a directory of its own (settings made by
- * hand override rules); one added by hand is -EEXIST. -ENOENT if there
- * is none. Caller holds mbr_names_mutex.
+ * "add" of a cgroup that already has a group: one a rule or the cgroupfs
+ * files configured becomes the user's, with a directory of its own
+ * (settings made by hand override both); one added by hand is -EEXIST.
+ * -ENOENT if there is none. Caller holds mbr_names_mutex.
  */
 static int mbr_group_adopt(u64 id)
 {
 	struct mbr_group *g;
 	int ret = -ENOENT;
+	bool files = false;
 	u64 rule_id;
 
 	rcu_read_lock();
@@ -207,11 +210,13 @@ static int mbr_group_adopt(u64 id)
 	rule_id = g->rule_id;
 	if (READ_ONCE(g->dead)) {
 		ret = -ENOENT;
-	} else if (!rule_id) {
-		ret = -EEXIST;
-	} else {
+	} else if (rule_id ||
+		   test_and_clear_bit(MBR_GROUP_CGROUPFS, &g->flags)) {
+		files = !rule_id;
 		WRITE_ONCE(g->rule_id, 0);
 		ret = 0;
+	} else {
+		ret = -EEXIST;
 	}
 	mutex_unlock(&mbr_config_mutex);
 	if (!ret) {
@@ -221,6 +226,8 @@ static int mbr_group_adopt(u64 id)
 		if (ret) {
 			mutex_lock(&mbr_config_mutex);
 			WRITE_ONCE(g->rule_id, rule_id);
+			if (files)
+				set_bit(MBR_GROUP_CGROUPFS, &g->flags);
 			mutex_unlock(&mbr_config_mutex);
 		}
 	}

@@ -37,6 +37,11 @@ unsigned int mbr_nr_workers;
 unsigned int mbr_batch_pages = 256;
 unsigned int mbr_check_pages = 32;
 
+static bool cgroupfs_files;
+module_param(cgroupfs_files, bool, 0444);
+MODULE_PARM_DESC(cgroupfs_files,
+		 "add memory.wmark_ratio, _scale_factor, _high and _low to every memory cgroup (as Alibaba Cloud Linux has them, for Koordinator)");
+
 static char *test_require_symbol;
 module_param(test_require_symbol, charp, 0400);
 MODULE_PARM_DESC(test_require_symbol,
@@ -87,6 +92,12 @@ static int __init mbr_init(void)
 	if (ret)
 		goto out_proc_exit;
 
+	/* Without the files, rather than not at all: the switch reads 0. */
+	ret = cgroupfs_files ? mbr_cgfiles_set(true) : 0;
+	if (ret)
+		pr_warn("cgroupfs_files=1: cannot add the memory.wmark_* files (%d), loaded without them\n",
+			ret);
+
 	pr_info("loaded, version %s, %u workers\n", mbr_version,
 		mbr_nr_workers);
 	return 0;
@@ -111,8 +122,10 @@ out_unhook_offline:
 static void __exit mbr_exit(void)
 {
 	mbr_sysfs_remove_files();	/* no add, remove or write in flight */
+	mbr_cgfiles_set(false);		/* nor in the cgroupfs files */
 	mbr_proc_exit();		/* no reader of the table */
 	mbr_hooks_exit_observers();	/* nothing queues or adds a group now */
+	mbr_cgfiles_exit();		/* no inheritance comes late */
 	mbr_rules_exit();		/* nor does a rule */
 	mbr_workers_exit();		/* dedicated workers stop with their groups */
 	mbr_groups_exit();		/* every group unlinked and destroyed */

@@ -142,7 +142,7 @@ static void mbr_rules_apply(struct mem_cgroup *memcg, bool late)
 	if (g) {
 		/* A group configured by hand (rule_id 0): rules keep out. */
 		if (READ_ONCE(g->rule_id) && !r)
-			mbr_group_forget(g);
+			mbr_group_forget(g, false);
 		else if (READ_ONCE(g->rule_id))
 			mbr_group_set_rule(g, &r->wm, &r->budget, r->id);
 		mbr_group_put(g);
@@ -191,3 +191,16 @@ void mbr_rules_rescan(struct cgroup_subsys_state *root, bool late)
 	rcu_read_unlock();
 }
 
+
+/**
+ * mbr_rules_apply_one() - bring one memcg's group in line with the rules
+ * @memcg: the memcg, referenced by the caller
+ *
+ * Context: process context.
+ */
+void mbr_rules_apply_one(struct mem_cgroup *memcg)
+{
+	mutex_lock(&mbr_rules_mutex);
+	mbr_rules_apply(memcg, false);
+	mutex_unlock(&mbr_rules_mutex);
+}

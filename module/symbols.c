@@ -41,6 +41,10 @@ DEFINE_STATIC_CALL_RET0(mbr_css_tryget_online_from_dir,
 DEFINE_STATIC_CALL_RET0(mbr_task_sched_runtime, task_sched_runtime);
 DEFINE_STATIC_CALL_RET0(mbr_memcg_page_state, memcg_page_state);
 DEFINE_STATIC_CALL_RET0(mbr_mem_cgroup_flush_stats, mem_cgroup_flush_stats);
+DEFINE_STATIC_CALL_RET0(mbr_cgroup_add_dfl_cftypes, cgroup_add_dfl_cftypes);
+DEFINE_STATIC_CALL_RET0(mbr_cgroup_add_legacy_cftypes,
+			cgroup_add_legacy_cftypes);
+DEFINE_STATIC_CALL_RET0(mbr_cgroup_rm_cftypes, cgroup_rm_cftypes);
 
 struct mbr_symbol {
 	const char *name;
@@ -61,6 +65,9 @@ static const struct mbr_symbol mbr_symbol_table[] = {
 	MBR_SYMBOL(task_sched_runtime),
 	MBR_SYMBOL(memcg_page_state),
 	MBR_SYMBOL(mem_cgroup_flush_stats),
+	MBR_SYMBOL(cgroup_add_dfl_cftypes),
+	MBR_SYMBOL(cgroup_add_legacy_cftypes),
+	MBR_SYMBOL(cgroup_rm_cftypes),
 };
 
 /*

@@ -50,14 +50,14 @@ static int mbr_groups_seq_show(struct seq_file *m, void *v)
 	int len;
 
 	if (v == SEQ_START_TOKEN) {
-		seq_puts(m, "# id rule limit usage low_wmark high_wmark reclaimed_pages reclaim_cpu_ns direct_reclaims unreclaimable path\n");
+		seq_puts(m, "# id rule limit usage low_wmark high_wmark reclaimed_pages reclaim_cpu_ns direct_reclaims unreclaimable origin path\n");
 		return 0;
 	}
 	/* An unlinked group's memcg may be on its way out: skip it. */
 	if (READ_ONCE(g->dead))
 		return SEQ_SKIP;
 	marks = mbr_group_marks(g, g->memcg);
-	seq_printf(m, "%llu %llu %llu %llu %llu %llu %lld %lld %lld %lld ",
+	seq_printf(m, "%llu %llu %llu %llu %llu %llu %lld %lld %lld %lld %s ",
 		   g->id, READ_ONCE(g->rule_id),
 		   (u64)mbr_memcg_limit(g->memcg) << PAGE_SHIFT,
 		   (u64)page_counter_read(&g->memcg->memory) << PAGE_SHIFT,
@@ -65,7 +65,8 @@ static int mbr_groups_seq_show(struct seq_file *m, void *v)
 		   atomic64_read(&g->stats.reclaimed_pages),
 		   atomic64_read(&g->stats.reclaim_cpu_ns),
 		   atomic64_read(&g->stats.direct_reclaims),
-		   atomic64_read(&g->stats.unreclaimable));
+		   atomic64_read(&g->stats.unreclaimable),
+		   mbr_group_origin(g));
 	/* The path last: it is the rest of the line, spaces included. */
 	size = seq_get_buf(m, &buf);
 	len = size ? cgroup_path(g->memcg->css.cgroup, buf, size) : -1;

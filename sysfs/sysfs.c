@@ -128,7 +128,27 @@ static ssize_t stat_show(struct kobject *kobj, struct kobj_attribute *attr,
 			     mbr_online_missed());
 	len += sysfs_emit_at(buf, len, "worker_yields %lld\n",
 			     atomic64_read(&mbr_pace_yields));
+	len += sysfs_emit_at(buf, len, "cgroupfs_groups_online %lld\n",
+			     atomic64_read(&mbr_cgfiles_groups_online));
+	len += sysfs_emit_at(buf, len, "cgroupfs_groups_late %lld\n",
+			     atomic64_read(&mbr_cgfiles_groups_late));
 	return len;
+}
+
+static ssize_t cgroupfs_files_show(struct kobject *kobj,
+				   struct kobj_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%d\n", mbr_cgfiles_enabled());
+}
+
+static ssize_t cgroupfs_files_store(struct kobject *kobj,
+				    struct kobj_attribute *attr,
+				    const char *buf, size_t count)
+{
+	bool on;
+	int ret = mbr_parse_switch(buf, count, &on);
+
+	return ret ?: mbr_cgfiles_set(on) ?: count;
 }
 
 static struct kobj_attribute version_attr = __ATTR_RO(version);
@@ -142,6 +162,7 @@ static struct kobj_attribute stat_attr = __ATTR_RO(stat);
 static struct kobj_attribute rule_add_attr = __ATTR_WO(rule_add);
 static struct kobj_attribute rule_del_attr = __ATTR_WO(rule_del);
 static struct kobj_attribute rules_attr = __ATTR_RO(rules);
+static struct kobj_attribute cgroupfs_files_attr = __ATTR_RW(cgroupfs_files);
 
 static struct attribute *mbr_root_attrs[] = {
 	&version_attr.attr,
@@ -155,6 +176,7 @@ static struct attribute *mbr_root_attrs[] = {
 	&rule_add_attr.attr,
 	&rule_del_attr.attr,
 	&rules_attr.attr,
+	&cgroupfs_files_attr.attr,
 	NULL,
 };
 

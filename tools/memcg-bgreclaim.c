@@ -456,6 +456,7 @@ struct group_row {
 	unsigned long long id, rule, limit, usage, low, high;
 	long long reclaimed, cpu_ns, direct, unreclaimable;
 	long long d_reclaimed;	/* top: since the previous refresh */
+	char origin[16];	/* hand, rule or cgroupfs */
 	char *path;
 };
 
@@ -473,10 +474,10 @@ static int read_groups(struct group_row **rows)
 
 		if (line[0] == '#')
 			continue;
-		if (sscanf(line, "%llu %llu %llu %llu %llu %llu %lld %lld %lld %lld %n",
+		if (sscanf(line, "%llu %llu %llu %llu %llu %llu %lld %lld %lld %lld %15s %n",
 			   &r.id, &r.rule, &r.limit, &r.usage, &r.low, &r.high,
 			   &r.reclaimed, &r.cpu_ns, &r.direct, &r.unreclaimable,
-			   &off) != 10)
+			   r.origin, &off) != 11)
 			continue;
 		r.path = strdup(line + off);
 		*rows = realloc(*rows, (n + 1) * sizeof(**rows));
@@ -541,6 +542,8 @@ static void print_groups(struct group_row *g, int n, struct rule_row *rules,
 				json_str(rp);
 			else
 				printf("null");
+			printf(",\"origin\":");
+			json_str(g[i].origin);
 			printf(",\"limit\":%llu,\"usage\":%llu,\"low_wmark\":%llu,\"high_wmark\":%llu,\"reclaimed_pages\":%lld,\"direct_reclaims\":%lld,\"reclaim_cpu_ns\":%lld,\"unreclaimable\":%lld}",
 			       g[i].limit, g[i].usage, g[i].low, g[i].high,
 			       g[i].reclaimed, g[i].direct, g[i].cpu_ns,
@@ -553,7 +556,9 @@ static void print_groups(struct group_row *g, int n, struct rule_row *rules,
 	       "WAKE", "STOP", "RECLAIMED", "DIRECT", "CPU_MS", top ? "PAGES/S " : "",
 	       "PATH", " [RULE]");
 	for (i = 0; i < n; i++) {
-		const char *rp = rule_path(rules, nr, g[i].rule);
+		/* [the rule's path], or [cgroupfs]; nothing when by hand */
+		const char *rp = rule_path(rules, nr, g[i].rule) ?:
+			(strcmp(g[i].origin, "cgroupfs") ? NULL : "cgroupfs");
 
 		printf("%-8s %-8s %-8s %-8s %12lld %8lld %9lld ",
 		       human(g[i].limit, b[0], 16), human(g[i].usage, b[1], 16),
@@ -614,8 +619,11 @@ static int cmd_status(int argc, char **argv, bool top)
 	}
 }
 
-/* The settings of the config file, besides rules. */
-static const char *const conf_globals[] = { "enabled", "batch_pages", "check_pages" };
+/* The settings of the config file, besides rules: switches first. */
+static const char *const conf_globals[] = {
+	"enabled", "cgroupfs_files", "batch_pages", "check_pages"
+};
+#define NR_CONF_SWITCHES	2	/* 0 or 1; the others 1 to 1 << 20 */
 #define NR_CONF_GLOBALS	(sizeof(conf_globals) / sizeof(conf_globals[0]))
 #define MAX_CONF_RULES	32	/* the module's own limit */
 
@@ -691,8 +699,9 @@ static void parse_conf(const char *file, struct conf *c)
 			die(EX_CONFIG, "%s: %s given twice (the first is at %s:%d)",
 			    where, key, file, c->global_line[i]);
 		if (!*rest || rest[strspn(rest, "0123456789")] ||
-		    (i == 0 && strcmp(rest, "0") && strcmp(rest, "1")) ||
-		    (i > 0 && (atol(rest) < 1 || atol(rest) > 1 << 20)))
+		    (i < NR_CONF_SWITCHES && strcmp(rest, "0") && strcmp(rest, "1")) ||
+		    (i >= NR_CONF_SWITCHES &&
+		     (atol(rest) < 1 || atol(rest) > 1 << 20)))
 			die(EX_CONFIG, "%s: bad value '%s' for %s", where, rest, key);
 		c->globals[i] = strdup(rest);
 		c->global_line[i] = lineno;

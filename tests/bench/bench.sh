@@ -8,6 +8,15 @@
 #             memory.reclaim down to the high mark (senpai/Koordinator)
 #   bgreclaim memcg_bgreclaim with the same marks
 #   unlimited the same workload with no limit (the floor)
+# and, not by default (make bench SCEN=read,probe CONTENDERS=stock,
+# koordreclaim,koordlet,unlimited), Koordinator's two ways on a stock
+# kernel, both with its DefaultMemoryQOS values (ratio 95, scale 20):
+#   koordreclaim  the memory.reclaim fallback of koordinator-sh PR #3189:
+#             every reconcile (1 s), where memory.current is above
+#             memory.max * 95 / 100, memory.reclaim of the excess, at
+#             most 32 MiB
+#   koordlet  a koordlet-shaped reconciler (tests/cases/koordlet.sh)
+#             writing 95/20 into this module's cgroupfs files
 # The module is loaded for every contender, with enabled=0 except for
 # bgreclaim, so that one observer times the stalls of all of them; the
 # stall counts come from the kernel's own memcg reclaim tracepoint.
@@ -65,6 +74,34 @@ userloop() {	# the user-space agent: poll every 100 ms, reclaim to the high mark
 }
 USERLOOP_PID=
 
+KOORD_RATIO=95 KOORD_SCALE=20
+koordreclaim() {	# PR #3189's reconcile: at most 32 MiB a second
+	local max wm cur
+	read -r max <$CG/G/memory.max
+	wm=$((max * KOORD_RATIO / 100))
+	while :; do
+		read -r cur <$CG/G/memory.current
+		if [ "$cur" -gt $wm ]; then
+			cur=$((cur - wm))
+			[ $cur -gt $((32 << 20)) ] && cur=$((32 << 20))
+			echo $cur >$CG/G/memory.reclaim 2>/dev/null
+		fi
+		sleep 1
+	done
+}
+koordlet() {	# read before write, a bare decimal, once a second
+	local f v cur
+	while :; do
+		for f in ratio:$KOORD_RATIO scale_factor:$KOORD_SCALE; do
+			v=${f#*:}
+			f=$CG/G/memory.wmark_${f%%:*}
+			read -r cur <$f
+			[ "$cur" = "$v" ] || printf %s "$v" >$f
+		done
+		sleep 1
+	done
+}
+
 setup() {	# setup CONTENDER
 	mkgroup G
 	wr $MBR_SYSFS/add $CG/G >/dev/null
@@ -76,6 +113,16 @@ setup() {	# setup CONTENDER
 	case $1 in
 	memhigh) echo $LOW_B >$CG/G/memory.high ;;
 	userloop) userloop & USERLOOP_PID=$! ;;
+	koordreclaim) koordreclaim & USERLOOP_PID=$! ;;
+	koordlet)
+		wr $MBR_SYSFS/cgroupfs_files 1 >/dev/null
+		wr $MBR_SYSFS/enabled 1 >/dev/null
+		koordlet & USERLOOP_PID=$!
+		# its first pass, before the workload starts
+		while [ "$(cat $CG/G/memory.wmark_scale_factor)" != $KOORD_SCALE ]; do
+			usleep 10000
+		done
+		;;
 	bgreclaim)
 		wr $(grp_dir G)/high_wmark_distance ${HIGHD}m >/dev/null
 		wr $(grp_dir G)/low_wmark_distance ${LOWD}m >/dev/null
@@ -89,9 +136,38 @@ teardown() {
 		kill $USERLOOP_PID
 		wait $USERLOOP_PID 2>/dev/null
 		USERLOOP_PID=
+
+KOORD_RATIO=95 KOORD_SCALE=20
+koordreclaim() {	# PR #3189's reconcile: at most 32 MiB a second
+	local max wm cur
+	read -r max <$CG/G/memory.max
+	wm=$((max * KOORD_RATIO / 100))
+	while :; do
+		read -r cur <$CG/G/memory.current
+		if [ "$cur" -gt $wm ]; then
+			cur=$((cur - wm))
+			[ $cur -gt $((32 << 20)) ] && cur=$((32 << 20))
+			echo $cur >$CG/G/memory.reclaim 2>/dev/null
+		fi
+		sleep 1
+	done
+}
+koordlet() {	# read before write, a bare decimal, once a second
+	local f v cur
+	while :; do
+		for f in ratio:$KOORD_RATIO scale_factor:$KOORD_SCALE; do
+			v=${f#*:}
+			f=$CG/G/memory.wmark_${f%%:*}
+			read -r cur <$f
+			[ "$cur" = "$v" ] || printf %s "$v" >$f
+		done
+		sleep 1
+	done
+}
 	fi
 	killgroup G 2>/dev/null
 	rmgroup G
+	wr $MBR_SYSFS/cgroupfs_files 0 >/dev/null
 }
 
 cpu_ns_of() {	# utime+stime of a pid, in ns (USER_HZ 100)

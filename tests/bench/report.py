@@ -17,7 +17,7 @@ for line in open(f"{out}/raw.txt"):
         notes.append(line[1:].strip())
 
 kernels = sorted({r["kernel"] for r in runs})
-CONT = ["stock", "memhigh", "userloop", "bgreclaim", "unlimited"]
+CONT = ["stock", "memhigh", "userloop", "koordreclaim", "koordlet", "bgreclaim", "unlimited"]
 
 
 def sel(k, scen, **kw):
@@ -294,7 +294,8 @@ W, H, PW = 900, 300 * len(kernels) + 40, 400
 svg = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" font-family="sans-serif" font-size="12">',
        '<rect width="100%" height="100%" fill="white"/>',
        '<text x="10" y="20" font-size="15">memcg_bgreclaim vs alternatives (QEMU TCG, group limit 128M)</text>']
-colors = {"stock": "#888", "memhigh": "#e69f00", "userloop": "#56b4e9", "bgreclaim": "#009e73", "unlimited": "#cccccc"}
+colors = {"stock": "#888", "memhigh": "#e69f00", "userloop": "#56b4e9", "bgreclaim": "#009e73", "unlimited": "#cccccc",
+          "koordreclaim": "#cc79a7", "koordlet": "#d55e00"}
 for i, k in enumerate(kernels):
     y0 = 40 + i * 300
     for j, (key, title, sc, unit) in enumerate((("read", "direct reclaims, seed read", 1, ""),
@@ -305,11 +306,12 @@ for i, k in enumerate(kernels):
         vals = [(c, v / sc) for c, v in vals if v is not None]
         top = max([v for _, v in vals] + [1])
         svg.append(f'<text x="{x0}" y="{y0 + 15}">{k}: {title}</text>')
+        step = min(75, (PW - 10) // max(len(vals), 1))
         for n, (c, v) in enumerate(vals):
             h = 200 * v / top
-            x = x0 + 10 + n * 75
-            svg.append(f'<rect x="{x}" y="{y0 + 240 - h:.1f}" width="55" height="{h:.1f}" fill="{colors[c]}"/>')
-            svg.append(f'<text x="{x + 27}" y="{y0 + 235 - h:.1f}" text-anchor="middle">{v:.0f}{unit}</text>')
-            svg.append(f'<text x="{x + 27}" y="{y0 + 256}" text-anchor="middle">{c}</text>')
+            x = x0 + 10 + n * step
+            svg.append(f'<rect x="{x}" y="{y0 + 240 - h:.1f}" width="{step - 20}" height="{h:.1f}" fill="{colors[c]}"/>')
+            svg.append(f'<text x="{x + step // 2 - 10}" y="{y0 + 235 - h:.1f}" text-anchor="middle">{v:.0f}{unit}</text>')
+            svg.append(f'<text x="{x + step // 2 - 10}" y="{y0 + 256}" text-anchor="middle">{c}</text>')
 svg.append("</svg>")
 open(f"{out}/bench.svg", "w").write("\n".join(svg) + "\n")

@@ -28,7 +28,7 @@ expect_eq "an unknown command: exit 2" "$(run_rc $M frobnicate)" 2
 $M status --json >/tmp/st.json
 check "status --json has the rule's group, by path" grep -q '"path":"/CL/a.scope"' /tmp/st.json
 expect_eq "with its rule, limit and ratio marks" \
-	"$(grep -o '"path":"/CL/a.scope","id":[0-9]*,"rule":"/CL","limit":209715200,"usage":[0-9]*,"low_wmark":167772160,"high_wmark":166723584' /tmp/st.json | wc -l)" 1
+	"$(grep -o '"path":"/CL/a.scope","id":[0-9]*,"rule":"/CL","origin":"rule","limit":209715200,"usage":[0-9]*,"low_wmark":167772160,"high_wmark":166723584' /tmp/st.json | wc -l)" 1
 expect_eq "status shows it with its rule" "$($M status | grep -c ' /CL/a.scope \[/CL\]$')" 1
 
 expect_eq "set by hand (distances)" "$(run_rc $M set CL/b.slice --high 24m --low 12m)" 0
@@ -46,8 +46,8 @@ expect_eq "--auto with --high: usage, exit 2" "$(run_rc $M set CL/b.slice --auto
 expect_eq "and back to distances, auto off" "$(run_rc $M set CL/b.slice --high 30m --low 10m)" 0
 expect_eq "wmark_auto 0, distance marks" \
 	"$(cat $(grp_dir CL/b.slice)/wmark_auto) $(wmark CL/b.slice low)" "0 $(((200 - 10) << 20))"
-expect_eq "status --json: a group by hand has rule null" \
-	"$($M status --json | grep -o '"path":"/CL/b.slice","id":[0-9]*,"rule":null' | wc -l)" 1
+expect_eq "status --json: a group by hand has rule null, origin hand" \
+	"$($M status --json | grep -o '"path":"/CL/b.slice","id":[0-9]*,"rule":null,"origin":"hand"' | wc -l)" 1
 expect_eq "top --count 2" "$(run_rc $M top --interval 0.2 --count 2)" 0
 expect_eq "top printed two tables" "$(grep -c '^LIMIT' /tmp/cli.out)" 2
 expect_eq "unset" "$(run_rc $M unset CL/b.slice)" 0

@@ -50,6 +50,24 @@ i=0
 while [ "$(sed -n 's/^memcgs_pinned //p' $MBR_SYSFS/stat)" != 0 ] && [ $i -lt 100 ]; do usleep 100000; i=$((i + 1)); done
 expect_eq "all of them" "$(sed -n 's/^groups //p' $MBR_SYSFS/stat) $(sed -n 's/^memcgs_pinned //p' $MBR_SYSFS/stat)" "0 0"
 
+# The cgroupfs files (cgroupfs_files 1): four files in every memory
+# cgroup, added at once to the $N there are.
+echo 2 >/proc/sys/vm/drop_caches
+s0=$(slab_kb)
+t0=$(now_cs)
+expect_eq "cgroupfs_files 1 with $N cgroups" "$(wr $MBR_SYSFS/cgroupfs_files 1)" OK
+t1=$(now_cs)
+echo 2 >/proc/sys/vm/drop_caches
+per=$(((($(slab_kb) - s0) * 1024) / N))
+check "the files are in the last cgroup" test -e $CG/K/g$((N - 1))/memory.wmark_ratio
+diag "cgroupfs files: on for $N cgroups in $(((t1 - t0) * 10)) ms; $per bytes/cgroup"
+per_within 1024 "memory per cgroup with the cgroupfs files <= 1 KiB" \
+	"memory per cgroup with the cgroupfs files <= 1 KiB ($per bytes)"
+t0=$(now_cs)
+expect_eq "and off again" "$(wr $MBR_SYSFS/cgroupfs_files 0)" OK
+diag "cgroupfs files: off in $((($(now_cs) - t0) * 10)) ms"
+check "the files are gone" test ! -e $CG/K/g$((N - 1))/memory.wmark_ratio
+
 # Then by hand, each with its directory.
 echo 2 >/proc/sys/vm/drop_caches
 s0=$(slab_kb)

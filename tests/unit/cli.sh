@@ -59,6 +59,10 @@ while [ $i -lt 32 ]; do echo "rule /s$i.slice ratio=90 match=*.scope" >>"$conf";
 case_ "32 rules parse" 3 'module is not loaded'
 nl "enabled 2"
 case_ "a bad value" 4 "cli-test.conf:1: bad value '2' for enabled"
+nl "cgroupfs_files 0" "cgroupfs_files_x 1"
+case_ "cgroupfs_files 0 is a value (the next line is not a setting)" 4 "cli-test.conf:2: unknown setting 'cgroupfs_files_x'"
+nl "cgroupfs_files 2"
+case_ "cgroupfs_files is 0 or 1" 4 "cli-test.conf:1: bad value '2' for cgroupfs_files"
 nl "frobnicate 1"
 case_ "an unknown setting" 4 "cli-test.conf:1: unknown setting 'frobnicate'"
 nl "rule"
