@@ -136,34 +136,6 @@ teardown() {
 		kill $USERLOOP_PID
 		wait $USERLOOP_PID 2>/dev/null
 		USERLOOP_PID=
-
-KOORD_RATIO=95 KOORD_SCALE=20
-koordreclaim() {	# PR #3189's reconcile: at most 32 MiB a second
-	local max wm cur
-	read -r max <$CG/G/memory.max
-	wm=$((max * KOORD_RATIO / 100))
-	while :; do
-		read -r cur <$CG/G/memory.current
-		if [ "$cur" -gt $wm ]; then
-			cur=$((cur - wm))
-			[ $cur -gt $((32 << 20)) ] && cur=$((32 << 20))
-			echo $cur >$CG/G/memory.reclaim 2>/dev/null
-		fi
-		sleep 1
-	done
-}
-koordlet() {	# read before write, a bare decimal, once a second
-	local f v cur
-	while :; do
-		for f in ratio:$KOORD_RATIO scale_factor:$KOORD_SCALE; do
-			v=${f#*:}
-			f=$CG/G/memory.wmark_${f%%:*}
-			read -r cur <$f
-			[ "$cur" = "$v" ] || printf %s "$v" >$f
-		done
-		sleep 1
-	done
-}
 	fi
 	killgroup G 2>/dev/null
 	rmgroup G
