@@ -400,7 +400,9 @@ bool mbr_cgfiles_online(struct mem_cgroup *memcg)
 	rcu_read_lock();
 	if (!mbr_cgfiles_inherits_rcu(parent, &wm))
 		goto out;
-	g = mbr_group_alloc_atomic(memcg, id);
+	/* The tests: an empty spare pool, the late path every time. */
+	g = mbr_fault_on("spares_empty") ? NULL :
+		mbr_group_alloc_atomic(memcg, id);
 	if (!g) {
 		/* The rules keep out meanwhile. */
 		done = mbr_cgfiles_defer(&memcg->css, true);

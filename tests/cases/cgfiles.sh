@@ -22,6 +22,24 @@ if [ -f $FI ]; then
 	expect_eq "it loads without them, and says so" \
 		"$(cat $S/cgroupfs_files) $(dmesg | grep -c 'cannot add the memory.wmark_\* files')" "0 1"
 	rmmod memcg_bgreclaim
+	# The late path: with the spare pool "empty" (the fault variant),
+	# every child inherits from the work item, before any rule.
+	expect_eq "the fault variant loads with an empty spare pool" \
+		"$(modload $FI "cgroupfs_files=1 fail_at=spares_empty")" OK
+	mkgroup KL 128M
+	cgmemchildren KL
+	printf 90 >$CG/KL/memory.wmark_ratio
+	mkdir $CG/KL/a $CG/KL/b $CG/KL/c
+	i=0
+	while [ "$(sed -n 's/^cgroupfs_groups_late //p' $S/stat)" != 3 ] && [ $i -lt 50 ]; do
+		usleep 100000
+		i=$((i + 1))
+	done
+	expect_eq "3 children inherited late, none at creation" \
+		"$(sed -n 's/^cgroupfs_groups_online //p' $S/stat) $(sed -n 's/^cgroupfs_groups_late //p' $S/stat)" "0 3"
+	expect_eq "with their parent's values" "$(rw KL/a) $(rw KL/b) $(rw KL/c)" "90 50 90 50 90 50"
+	rmgroup KL/a KL/b KL/c KL
+	rmmod memcg_bgreclaim
 else
 	fail "fault-injection module in the initramfs"
 fi
