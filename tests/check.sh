@@ -6,7 +6,8 @@
 #   trixie's 6.12, trixie-backports' and sid's 7.x, each generic, cloud
 #   and PREEMPT_RT. The "full" kernels are generic 6.1, trixie's 6.12 and
 #   the newest 7.x; the "smoke" ones the other generic kernels, the rt
-#   flavour of the newest 7.x and the cloud and rt flavours of bookworm.
+#   flavour of the newest 7.x and the rt flavours of bookworm (the cloud
+#   flavours: DKMS builds in the package test, guests in check-matrix).
 #
 #   host: unit tests of the pure logic, the guest helpers, and for every
 #   kernel of make check a W=1 build with its own release's gcc (in that
@@ -150,8 +151,11 @@ else
 		smoke=
 	else
 		generic=$full
+		# Cloud flavours: built by DKMS in the package test; their
+		# guests run in check-matrix (make check's time).
 		smoke=$(echo "$all" | awk -v n="$new" '($3 == "amd64" ||
-			$4 == "bookworm" || ($2 == n && $3 == "rt-amd64")) { print $2 "-" $3 }' |
+			($4 == "bookworm" && $3 == "rt-amd64") ||
+			($2 == n && $3 == "rt-amd64")) { print $2 "-" $3 }' |
 			grep -vxF "$full")
 		krels="$generic $smoke"
 	fi
