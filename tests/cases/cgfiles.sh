@@ -165,8 +165,13 @@ printf 81 >$CG/KS/memory.wmark_ratio
 i=0
 while [ "$(gproc KS 8)" = "$c0" ] && [ $i -lt 30 ]; do usleep 100000; i=$((i + 1)); done
 check "a changed value is a new chance: a turn ran" test "$(gproc KS 8)" != "$c0"
-kill $bin $anon
+# Every task of KS, not only the shells that started them: the loop
+# would otherwise run on through the guest's later cases.
+killgroup KS
 wait $bin $anon 2>/dev/null
+i=0
+while [ -n "$(cat $CG/KS/cgroup.procs)" ] && [ $i -lt 50 ]; do usleep 100000; i=$((i + 1)); done
+expect_eq "every task of KS is gone" "$(wc -l <$CG/KS/cgroup.procs)" 0
 
 # Precedence: a rule configures the children of KR (a rule's group reads
 # 0/50 through the files: its configuration is the rule's); a write
