@@ -239,16 +239,19 @@ for k in kernels:
     # targets of the issue, measured
     def g(key, field):
         return (a.get(key) or {}).get(field)
+
+    def cmp(x, y, f):	# f(x, y), or False if either was not measured
+        return x is not None and y is not None and f(x, y)
     rd, rs_ = g("read/bgreclaim", "direct"), g("read/stock", "direct")
     wd, ws = g("write/bgreclaim", "direct"), g("write/stock", "direct")
     t = [("read: direct reclaims 0", rd, rd == 0),
          ("write: direct reclaims <= 1% of stock", f"{wd} vs {ws}", ws and wd is not None and wd <= 0.01 * ws),
          ("read throughput >= 99% of stock", ratio(g("read/bgreclaim", "mbps"), g("read/stock", "mbps")),
-          g("read/stock", "mbps") and g("read/bgreclaim", "mbps") >= 0.99 * g("read/stock", "mbps")),
+          cmp(g("read/bgreclaim", "mbps"), g("read/stock", "mbps"), lambda b, s: b >= 0.99 * s)),
          ("read pages scanned <= 1.2x stock", ratio(g("read/bgreclaim", "pgscan"), g("read/stock", "pgscan")),
-          g("read/stock", "pgscan") and g("read/bgreclaim", "pgscan") <= 1.2 * g("read/stock", "pgscan")),
+          cmp(g("read/bgreclaim", "pgscan"), g("read/stock", "pgscan"), lambda b, s: b <= 1.2 * s)),
          ("probe p99.9 <= 1.5x unlimited", ratio(g("probe/bgreclaim", "p999_ns"), g("probe/unlimited", "p999_ns")),
-          g("probe/unlimited", "p999_ns") and g("probe/bgreclaim", "p999_ns") <= 1.5 * g("probe/unlimited", "p999_ns")),
+          cmp(g("probe/bgreclaim", "p999_ns"), g("probe/unlimited", "p999_ns"), lambda b, u: b <= 1.5 * u)),
          ("hook overhead <= 1% without marks", ratio(a.get("overhead/loaded"), a.get("overhead/none")),
           a.get("overhead/none") and a["overhead/loaded"] <= 1.01 * a["overhead/none"]),
          ("hook overhead <= 2% with marks", ratio(a.get("overhead/marks"), a.get("overhead/none")),
