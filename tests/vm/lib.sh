@@ -94,7 +94,9 @@ run_case() {
 	diag "case $MBR_CASE took $(($(cut -d. -f1 /proc/uptime) - case_t0)) s"
 	bad=$(dmesg | grep -E "$pattern")
 	if [ -n "$bad" ]; then
-		fail "kernel log clean"
+		# The first line in the point's name, for a summary that lists
+		# only the names of the failed points.
+		fail "kernel log clean ($(echo "$bad" | head -n 1 | sed 's/^\[[^]]*\] *//' | tr -d '#' | cut -c1-120))"
 		echo "$bad" | head -n 40 | sed 's/^/#   /'
 	else
 		pass "kernel log clean"
