@@ -234,6 +234,8 @@ void mbr_cgfiles_exit(void);
 unsigned long mbr_memcg_limit(struct mem_cgroup *memcg);
 unsigned long mbr_memcg_pressure(struct mem_cgroup *memcg,
 				 unsigned long *limitp);
+unsigned long mbr_memcg_headroom(struct mem_cgroup *memcg,
+				 unsigned long *limitp, bool *memswp);
 unsigned long mbr_folio_margin(struct mem_cgroup *memcg,
 			       const struct mbr_marks *marks);
 /* The margin while a group holds huge pages: one, and a reclaim batch. */

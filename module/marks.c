@@ -47,23 +47,63 @@ unsigned long mbr_memcg_limit(struct mem_cgroup *memcg)
  * that least headroom under it: the group's own usage when its own
  * limit binds, more when an ancestor's does.
  *
+ * On cgroup v1, memory.memsw.limit_in_bytes is a headroom too: a charge
+ * takes memory+swap first and fails there once swapped-out pages fill
+ * it, however far memory.limit_in_bytes is. v1 keeps the memsw limit
+ * at or above the memory limit of the same cgroup, so @limitp stays
+ * the memory limit; only the headroom can be memsw's.
+ *
  * Return: that usage; the group's own if no limit applies.
  */
 unsigned long mbr_memcg_pressure(struct mem_cgroup *memcg,
 				 unsigned long *limitp)
 {
+	bool memsw;
+
+	return mbr_memcg_headroom(memcg, limitp, &memsw);
+}
+
+/* The room under a page counter's limit, in pages; 0 at or over it. */
+static unsigned long mbr_counter_room(struct page_counter *pc,
+				      unsigned long max)
+{
+	unsigned long usage = page_counter_read(pc);
+
+	return max > usage ? max - usage : 0;
+}
+
+/**
+ * mbr_memcg_headroom() - mbr_memcg_pressure(), and which limit binds
+ * @memcg: the memory cgroup, kept alive by the caller
+ * @limitp: where its limit (mbr_memcg_limit()) goes
+ * @memswp: set if the least headroom is a v1 memsw limit's: swapping
+ *	out frees nothing against it, so the kernel's charge path then
+ *	reclaims without swap (try_charge()), and so must a turn
+ *
+ * Return: the usage mbr_memcg_pressure() returns.
+ */
+unsigned long mbr_memcg_headroom(struct mem_cgroup *memcg,
+				 unsigned long *limitp, bool *memswp)
+{
 	unsigned long limit = PAGE_COUNTER_MAX, room = PAGE_COUNTER_MAX;
-	unsigned long own, usage, self = page_counter_read(&memcg->memory);
+	unsigned long swroom = PAGE_COUNTER_MAX, own, sw;
+	unsigned long self = page_counter_read(&memcg->memory);
+	/* memsw shares its place with cgroup2's swap counter: v1 only. */
+	bool v1 = !cgroup_subsys_on_dfl(memory_cgrp_subsys);
 
 	for (; memcg; memcg = parent_mem_cgroup(memcg)) {
 		own = min(READ_ONCE(memcg->memory.max),
 			  READ_ONCE(memcg->memory.high));
 		if (own >= PAGE_COUNTER_MAX)
 			continue;
-		usage = page_counter_read(&memcg->memory);
 		limit = min(limit, own);
-		room = min(room, own > usage ? own - usage : 0);
+		room = min(room, mbr_counter_room(&memcg->memory, own));
+		sw = v1 ? READ_ONCE(memcg->memsw.max) : PAGE_COUNTER_MAX;
+		if (sw < PAGE_COUNTER_MAX)
+			swroom = min(swroom, mbr_counter_room(&memcg->memsw, sw));
 	}
+	*memswp = swroom < room;
+	room = min(room, swroom);
 	*limitp = limit;
 	if (limit >= PAGE_COUNTER_MAX)
 		return self;

@@ -190,10 +190,11 @@ static unsigned long mbr_usage_pages(struct mem_cgroup *memcg)
  * stat file counts what the workers did (reclaimed_pages).
  */
 static unsigned long mbr_reclaim_step(struct mem_cgroup *victim,
-				      unsigned long nr_pages)
+				      unsigned long nr_pages, bool may_swap)
 {
 	return mbr_call_tfmcp(victim, nr_pages, GFP_KERNEL,
-			      MEMCG_RECLAIM_MAY_SWAP | MEMCG_RECLAIM_PROACTIVE);
+			      (may_swap ? MEMCG_RECLAIM_MAY_SWAP : 0) |
+			      MEMCG_RECLAIM_PROACTIVE);
 }
 
 /*
@@ -235,12 +236,13 @@ static bool mbr_turn_goes_on(struct mbr_group *g, unsigned long stop)
  * runnable there, pacing in between (pace.c). A remainder the kernel
  * would round up to SWAP_CLUSTER_MAX anyway is not split off. A step
  * that gets less than a quarter of what it asked for ends the turn; the
- * turn's progress rule judges the sum.
+ * turn's progress rule judges the sum. Without @may_swap (a v1 memsw
+ * limit binds, mbr_memcg_headroom()), anonymous memory stays.
  */
 static unsigned long mbr_reclaim_steps(struct mbr_group *g,
 				       struct mem_cgroup *victim,
 				       unsigned long requested,
-				       unsigned long stop,
+				       unsigned long stop, bool may_swap,
 				       struct mbr_pace *pace)
 {
 	unsigned long reclaimed = 0, step, got;
@@ -252,7 +254,7 @@ static unsigned long mbr_reclaim_steps(struct mbr_group *g,
 			step >= MBR_PACE_CHUNK + SWAP_CLUSTER_MAX;
 		if (split)
 			step = MBR_PACE_CHUNK;
-		got = mbr_reclaim_step(victim, step);
+		got = mbr_reclaim_step(victim, step, may_swap);
 		reclaimed += got;
 		if (!split || reclaimed >= requested || got * 4 < step)
 			return reclaimed;
@@ -273,16 +275,17 @@ static unsigned long mbr_reclaim_steps(struct mbr_group *g,
 bool mbr_reclaim_turn(struct mbr_group *g, struct mbr_pace *pace)
 {
 	struct mem_cgroup *memcg = g->memcg, *victim;
-	unsigned long requested, reclaimed, usage, stop, slack;
+	unsigned long requested, reclaimed, usage, stop, slack, limit;
 	struct mbr_budget budget;
 	struct mbr_marks marks;
+	bool memsw;
 	u64 start_ns;
 
 	if (!READ_ONCE(mbr_enabled) ||
 	    test_bit(MBR_GROUP_UNRECLAIMABLE, &g->flags))
 		goto discard;
 	marks = mbr_group_marks(g, memcg);
-	usage = mbr_usage_pages(memcg);
+	usage = mbr_memcg_headroom(memcg, &limit, &memsw);
 	stop = mbr_turn_stop(memcg, &marks, usage);
 	if (usage <= stop)
 		goto idle;
@@ -311,7 +314,8 @@ bool mbr_reclaim_turn(struct mbr_group *g, struct mbr_pace *pace)
 	requested = min3((unsigned long)READ_ONCE(mbr_batch_pages),
 			 usage - stop, slack);
 	start_ns = ktime_get_ns();
-	reclaimed = mbr_reclaim_steps(g, victim, requested, stop, pace);
+	reclaimed = mbr_reclaim_steps(g, victim, requested, stop, !memsw,
+				      pace);
 	css_put(&victim->css);
 	atomic64_inc(&g->stats.reclaim_runs);
 	atomic64_add(reclaimed, &g->stats.reclaimed_pages);

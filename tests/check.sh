@@ -103,7 +103,8 @@ cases_for() {
 # memcg_selftests has guests of its own: a 1 GiB guest per generic
 # kernel, a minute each (make check-selftests runs only those).
 all_cases=$(cd "$MBR_TOP/tests/cases" && ls *.sh | sed 's/\.sh$//' |
-	grep -v -e '^nr_workers$' -e '^cpu_hotplug$' -e '^memcg_selftests$' |
+	grep -v -e '^nr_workers$' -e '^cpu_hotplug$' -e '^memcg_selftests$' \
+		-e '^memsw_v1$' |
 	tr '\n' ',' | sed 's/,$//')
 smoke_cases=$(grep -v '^#' "$MBR_TOP/tests/cases/smoke.list" | tr '\n' ',' | sed 's/,$//')
 v1_cases=$(grep -v '^#' "$MBR_TOP/tests/cases/cgroup_v1.list" 2>/dev/null | tr '\n' ',' | sed 's/,$//')

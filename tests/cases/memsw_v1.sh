@@ -1,0 +1,63 @@
+# cgroup v1's memory+swap limit (mbr.cgroup=v1 guest only). Once a
+# group's swapped-out pages fill memory.memsw.limit_in_bytes, its
+# charges fail there, with memory.limit_in_bytes still far, and the
+# kernel reclaims without swap. So the module takes memsw's headroom
+# for the marks and reclaims without swap while it binds.
+#
+# MS: 48 MiB of anon under a 32 MiB limit (16 MiB or more swapped
+# out), then limits of 64 MiB and memsw 72 MiB: a file read then meets
+# memsw's limit with memory usage near 56 MiB, under the 60 MiB wake
+# mark of a memory-only view. Direct reclaims of the reader, by the
+# kernel's tracepoint, without and with background reclaim.
+MB=${MBR_STREAM_MB:-768}
+F=/mnt/stream.dat
+check "test file of ${MB} MiB" make_file $F $MB
+check "zram swap" zram_swap_on 256M
+check "module loads" mbr_load
+mkgroup MS 32M
+check "memsw accounting" test -w "$CG/MS/memory.memsw.limit_in_bytes"
+run_in MS anon 48 600 >/tmp/memsw.anon &
+anon=$!
+i=0
+while ! grep -q touched /tmp/memsw.anon && [ $i -lt 300 ]; do usleep 100000; i=$((i + 1)); done
+check "48 MiB of anon touched under 32 MiB" grep -q touched /tmp/memsw.anon
+swapped=$(($(mstat MS swap) >> 20))
+check "swapped out more than memsw's 8 MiB above the limit (${swapped} MiB)" test "$swapped" -gt 8
+check "memory limit 64M" cgset MS max 64M
+check "memsw limit 72M" sh -c "echo 72M >$CG/MS/memory.memsw.limit_in_bytes"
+check "watch MS (high 8m, low 4m)" mbr_watch MS 8m 4m
+
+# run TAG: one read of the file, counted by the kernel's tracepoint.
+run() {
+	drop_caches
+	sw0=$(mstat MS swap)
+	trace_reclaims_start
+	run_in MS stream $F 1 >/tmp/memsw.$1
+	eval "traced_$1=$(trace_reclaims stream)"
+	trace_reclaims_stop
+	eval "swap_$1=$((($(mstat MS swap) - sw0) >> 10))"
+	eval "fail_$1=$(cat $CG/MS/memory.memsw.failcnt)"
+	echo 0 >$CG/MS/memory.memsw.failcnt
+}
+echo 0 >$CG/MS/memory.memsw.failcnt
+wr $MBR_SYSFS/enabled 0 >/dev/null
+run off
+diag "without background reclaim: direct reclaims $traced_off, memsw failcnt $fail_off, swap +${swap_off} KiB; $(cat /tmp/memsw.off)"
+check "the baseline run stalls on memsw ($traced_off, memsw failcnt $fail_off)" \
+	test "$traced_off" -gt 100 -a "$fail_off" -gt 100
+wr $MBR_SYSFS/enabled 1 >/dev/null
+grew reclaimed MS reclaimed_pages run on
+diag "with background reclaim: direct reclaims $traced_on, memsw failcnt $fail_on, swap +${swap_on} KiB, reclaimed_pages $reclaimed; $(cat /tmp/memsw.on)"
+diag "stat: $(tr '\n' ' ' <"$(grp_dir MS)/stat")"
+check "direct reclaims <= 5% of the baseline ($traced_on vs $traced_off)" \
+	test $((traced_on * 100)) -le $((traced_off * 5))
+check "background reclaim freed pages ($reclaimed)" test "$reclaimed" -gt 0
+# Swapping out frees nothing against memsw: the turns take file pages.
+check "and swapped nothing out (+${swap_on} KiB)" test "$swap_on" -le 1024
+check "not backed off" test "$(gstat MS unreclaimable)" = 0
+kill $anon
+wait $anon 2>/dev/null
+killgroup MS
+rmgroup MS
+check "module unloads" mbr_unload
+zram_swap_off
