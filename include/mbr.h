@@ -83,6 +83,7 @@ struct mbr_group {
 	bool dead;			/* unhashed; set under mbr_lock */
 	unsigned long flags;		/* MBR_GROUP_* bits */
 	unsigned long backoff_limit;	/* limit (pages) when backing off */
+	unsigned long backoff_memsw;	/* and v1's memsw limit then */
 	unsigned int nr_failures;	/* worker only */
 	struct mbr_bucket bucket;	/* cpu_budget's; worker only */
 	u64 throttled_until;		/* ns; no turn before, 0: none */
@@ -234,8 +235,14 @@ void mbr_cgfiles_exit(void);
 unsigned long mbr_memcg_limit(struct mem_cgroup *memcg);
 unsigned long mbr_memcg_pressure(struct mem_cgroup *memcg,
 				 unsigned long *limitp);
-unsigned long mbr_memcg_headroom(struct mem_cgroup *memcg,
-				 unsigned long *limitp, bool *memswp);
+/* A group's headroom under its limits, in pages (mbr_memcg_headroom()). */
+struct mbr_headroom {
+	unsigned long usage;	/* what the marks compare with */
+	unsigned long limit;	/* what the marks are taken on */
+	unsigned long memsw;	/* v1: the lowest memsw limit up the tree */
+	unsigned long swap;	/* what a turn may swap out before memsw binds */
+};
+void mbr_memcg_headroom(struct mem_cgroup *memcg, struct mbr_headroom *h);
 unsigned long mbr_folio_margin(struct mem_cgroup *memcg,
 			       const struct mbr_marks *marks);
 /* The margin while a group holds huge pages: one, and a reclaim batch. */
@@ -245,7 +252,7 @@ unsigned long mbr_folio_margin(struct mem_cgroup *memcg,
 struct mbr_marks mbr_group_marks(struct mbr_group *g,
 				 struct mem_cgroup *memcg);
 bool mbr_group_charged(struct mbr_group *g, struct mem_cgroup *memcg);
-void mbr_group_backoff(struct mbr_group *g, unsigned long limit);
+void mbr_group_backoff(struct mbr_group *g, const struct mbr_headroom *h);
 bool mbr_group_clear_backoff(struct mbr_group *g);
 
 /* autotune.c: wmark_auto's cycles, observed by the worker turns */

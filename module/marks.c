@@ -58,9 +58,11 @@ unsigned long mbr_memcg_limit(struct mem_cgroup *memcg)
 unsigned long mbr_memcg_pressure(struct mem_cgroup *memcg,
 				 unsigned long *limitp)
 {
-	bool memsw;
+	struct mbr_headroom h;
 
-	return mbr_memcg_headroom(memcg, limitp, &memsw);
+	mbr_memcg_headroom(memcg, &h);
+	*limitp = h.limit;
+	return h.usage;
 }
 
 /* The room under a page counter's limit, in pages; 0 at or over it. */
@@ -73,41 +75,46 @@ static unsigned long mbr_counter_room(struct page_counter *pc,
 }
 
 /**
- * mbr_memcg_headroom() - mbr_memcg_pressure(), and which limit binds
+ * mbr_memcg_headroom() - mbr_memcg_pressure(), and what a turn may swap
  * @memcg: the memory cgroup, kept alive by the caller
- * @limitp: where its limit (mbr_memcg_limit()) goes
- * @memswp: set if the least headroom is a v1 memsw limit's: swapping
- *	out frees nothing against it, so the kernel's charge path then
- *	reclaims without swap (try_charge()), and so must a turn
+ * @h: where the usage, the limit, the lowest v1 memsw limit and the
+ *	pages a turn may swap out go
  *
- * Return: the usage mbr_memcg_pressure() returns.
+ * Swapping a page out lowers memory usage but not memory+swap, so it
+ * narrows the gap between the two rooms by a page; once memsw's room is
+ * the least (a tie too: try_charge() charges memsw first), the kernel's
+ * charge path reclaims without swap, and so must a turn. Until then a
+ * turn may swap out no more than that gap (@h->swap).
  */
-unsigned long mbr_memcg_headroom(struct mem_cgroup *memcg,
-				 unsigned long *limitp, bool *memswp)
+void mbr_memcg_headroom(struct mem_cgroup *memcg, struct mbr_headroom *h)
 {
-	unsigned long limit = PAGE_COUNTER_MAX, room = PAGE_COUNTER_MAX;
-	unsigned long swroom = PAGE_COUNTER_MAX, own, sw;
-	unsigned long self = page_counter_read(&memcg->memory);
+	unsigned long room = PAGE_COUNTER_MAX, swroom = PAGE_COUNTER_MAX;
+	unsigned long own, sw, self = page_counter_read(&memcg->memory);
 	/* memsw shares its place with cgroup2's swap counter: v1 only. */
 	bool v1 = !cgroup_subsys_on_dfl(memory_cgrp_subsys);
 
+	h->limit = PAGE_COUNTER_MAX;
+	h->memsw = PAGE_COUNTER_MAX;
 	for (; memcg; memcg = parent_mem_cgroup(memcg)) {
 		own = min(READ_ONCE(memcg->memory.max),
 			  READ_ONCE(memcg->memory.high));
 		if (own >= PAGE_COUNTER_MAX)
 			continue;
-		limit = min(limit, own);
+		h->limit = min(h->limit, own);
 		room = min(room, mbr_counter_room(&memcg->memory, own));
 		sw = v1 ? READ_ONCE(memcg->memsw.max) : PAGE_COUNTER_MAX;
-		if (sw < PAGE_COUNTER_MAX)
-			swroom = min(swroom, mbr_counter_room(&memcg->memsw, sw));
+		if (sw >= PAGE_COUNTER_MAX)
+			continue;
+		h->memsw = min(h->memsw, sw);
+		swroom = min(swroom, mbr_counter_room(&memcg->memsw, sw));
 	}
-	*memswp = swroom < room;
+	if (swroom >= PAGE_COUNTER_MAX)
+		h->swap = PAGE_COUNTER_MAX;
+	else
+		h->swap = swroom > room ? swroom - room : 0;
 	room = min(room, swroom);
-	*limitp = limit;
-	if (limit >= PAGE_COUNTER_MAX)
-		return self;
-	return limit - min(room, limit);
+	h->usage = h->limit >= PAGE_COUNTER_MAX ? self :
+		   h->limit - min(room, h->limit);
 }
 
 /**
@@ -173,17 +180,18 @@ struct mbr_marks mbr_group_marks(struct mbr_group *g, struct mem_cgroup *memcg)
 /**
  * mbr_group_backoff() - stop reclaiming a group that makes no progress
  * @g: the group
- * @limit: the limit (pages) it failed under
+ * @h: its headroom when it failed: the limits it failed under
  *
  * Under mbr_lock, so that a group unlinked meanwhile is not counted.
  */
-void mbr_group_backoff(struct mbr_group *g, unsigned long limit)
+void mbr_group_backoff(struct mbr_group *g, const struct mbr_headroom *h)
 {
 	unsigned long flags;
 
 	raw_spin_lock_irqsave(&mbr_lock, flags);
 	if (!g->dead) {
-		WRITE_ONCE(g->backoff_limit, limit);
+		WRITE_ONCE(g->backoff_limit, h->limit);
+		WRITE_ONCE(g->backoff_memsw, h->memsw);
 		if (!test_and_set_bit(MBR_GROUP_UNRECLAIMABLE, &g->flags))
 			atomic64_inc(&g->stats.unreclaimable);
 	}
@@ -207,7 +215,8 @@ bool mbr_group_clear_backoff(struct mbr_group *g)
  * @memcg: its memcg
  *
  * A backed-off group stays off the queue until something has changed
- * that could make reclaim succeed: its limit, or its usage back at the
+ * that could make reclaim succeed: its limit (on v1, its memsw limit
+ * too), or its usage back at the
  * stop mark by itself. (A task's successful direct reclaim in it also
  * ends the back-off, from the direct-reclaim probe.) A group over its
  * cpu_budget stays off until its period ends.
@@ -218,8 +227,8 @@ bool mbr_group_clear_backoff(struct mbr_group *g)
  */
 bool mbr_group_charged(struct mbr_group *g, struct mem_cgroup *memcg)
 {
+	struct mbr_headroom h;
 	struct mbr_marks marks;
-	unsigned long limit;
 	struct mbr_wmark_conf *wm;
 	u64 usage;
 
@@ -228,13 +237,16 @@ bool mbr_group_charged(struct mbr_group *g, struct mem_cgroup *memcg)
 	wm = &rcu_dereference(g->conf)->wm;
 	if (!mbr_conf_active(wm))
 		return false;
-	usage = (u64)mbr_memcg_pressure(memcg, &limit) << PAGE_SHIFT;
-	if (limit >= PAGE_COUNTER_MAX)
+	mbr_memcg_headroom(memcg, &h);
+	if (h.limit >= PAGE_COUNTER_MAX)
 		return false;
-	marks = mbr_conf_marks(wm, (u64)limit << PAGE_SHIFT,
+	usage = (u64)h.usage << PAGE_SHIFT;
+	marks = mbr_conf_marks(wm, (u64)h.limit << PAGE_SHIFT,
 			       READ_ONCE(g->auto_headroom));
 	if (test_bit(MBR_GROUP_UNRECLAIMABLE, &g->flags)) {
-		if (usage > marks.high && limit == READ_ONCE(g->backoff_limit))
+		if (usage > marks.high &&
+		    h.limit == READ_ONCE(g->backoff_limit) &&
+		    h.memsw == READ_ONCE(g->backoff_memsw))
 			return false;
 		mbr_group_clear_backoff(g);
 	}

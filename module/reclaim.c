@@ -236,8 +236,8 @@ static bool mbr_turn_goes_on(struct mbr_group *g, unsigned long stop)
  * runnable there, pacing in between (pace.c). A remainder the kernel
  * would round up to SWAP_CLUSTER_MAX anyway is not split off. A step
  * that gets less than a quarter of what it asked for ends the turn; the
- * turn's progress rule judges the sum. Without @may_swap (a v1 memsw
- * limit binds, mbr_memcg_headroom()), anonymous memory stays.
+ * turn's progress rule judges the sum. Without @may_swap, anonymous
+ * memory stays.
  */
 static unsigned long mbr_reclaim_steps(struct mbr_group *g,
 				       struct mem_cgroup *victim,
@@ -275,17 +275,18 @@ static unsigned long mbr_reclaim_steps(struct mbr_group *g,
 bool mbr_reclaim_turn(struct mbr_group *g, struct mbr_pace *pace)
 {
 	struct mem_cgroup *memcg = g->memcg, *victim;
-	unsigned long requested, reclaimed, usage, stop, slack, limit;
+	unsigned long requested, reclaimed, usage, stop, slack;
+	struct mbr_headroom h;
 	struct mbr_budget budget;
 	struct mbr_marks marks;
-	bool memsw;
 	u64 start_ns;
 
 	if (!READ_ONCE(mbr_enabled) ||
 	    test_bit(MBR_GROUP_UNRECLAIMABLE, &g->flags))
 		goto discard;
 	marks = mbr_group_marks(g, memcg);
-	usage = mbr_memcg_headroom(memcg, &limit, &memsw);
+	mbr_memcg_headroom(memcg, &h);
+	usage = h.usage;
 	stop = mbr_turn_stop(memcg, &marks, usage);
 	if (usage <= stop)
 		goto idle;
@@ -307,15 +308,20 @@ bool mbr_reclaim_turn(struct mbr_group *g, struct mbr_pace *pace)
 		 * walk cut short, in what a turn may look at: a group the
 		 * next turns would walk in vain, as costly every time.
 		 */
-		mbr_group_backoff(g, mbr_memcg_limit(memcg));
+		mbr_group_backoff(g, &h);
 		goto discard;
 	}
 	/* Never more than the way down to the stop mark. */
 	requested = min3((unsigned long)READ_ONCE(mbr_batch_pages),
 			 usage - stop, slack);
 	start_ns = ktime_get_ns();
-	reclaimed = mbr_reclaim_steps(g, victim, requested, stop, !memsw,
-				      pace);
+	/*
+	 * Swap only while the whole request could go to swap before a v1
+	 * memsw limit binds: past that, a page swapped frees nothing the
+	 * marks see (mbr_memcg_headroom()).
+	 */
+	reclaimed = mbr_reclaim_steps(g, victim, requested, stop,
+				      h.swap >= requested, pace);
 	css_put(&victim->css);
 	atomic64_inc(&g->stats.reclaim_runs);
 	atomic64_add(reclaimed, &g->stats.reclaimed_pages);
@@ -323,7 +329,8 @@ bool mbr_reclaim_turn(struct mbr_group *g, struct mbr_pace *pace)
 	trace_reclaim(g->id, (u64)usage << PAGE_SHIFT, marks.low, marks.high,
 		      requested, reclaimed, ktime_get_ns() - start_ns);
 
-	usage = mbr_usage_pages(memcg);
+	mbr_memcg_headroom(memcg, &h);
+	usage = h.usage;
 	marks = mbr_group_marks(g, memcg);
 	stop = mbr_turn_stop(memcg, &marks, usage);
 	/*
@@ -336,7 +343,7 @@ bool mbr_reclaim_turn(struct mbr_group *g, struct mbr_pace *pace)
 		g->nr_failures = 0;
 	} else if (++g->nr_failures >= MBR_MAX_FAILURES) {
 		g->nr_failures = 0;
-		mbr_group_backoff(g, mbr_memcg_limit(memcg));
+		mbr_group_backoff(g, &h);
 		goto discard;
 	}
 	if (usage > stop)

@@ -15,7 +15,14 @@ check "test file of ${MB} MiB" make_file $F $MB
 check "zram swap" zram_swap_on 256M
 check "module loads" mbr_load
 mkgroup MS 32M
-check "memsw accounting" test -w "$CG/MS/memory.memsw.limit_in_bytes"
+if ! [ -w "$CG/MS/memory.memsw.limit_in_bytes" ]; then
+	fail "memsw accounting (no memory.memsw.limit_in_bytes)"
+	rmgroup MS
+	mbr_unload
+	zram_swap_off
+	return 0
+fi
+pass "memsw accounting"
 run_in MS anon 48 600 >/tmp/memsw.anon &
 anon=$!
 i=0
