@@ -66,5 +66,51 @@ kill $anon
 wait $anon 2>/dev/null
 killgroup MS
 rmgroup MS
+
+# A back-off under memsw ends when the memsw limit changes, as one under
+# the memory limit ends when that changes. MB: anon only, 40 MiB under
+# 24M (16 MiB or more swapped out), then limit 40M and 11 MiB more
+# resident (memory's room near 6 MiB), then memsw 2 MiB above its
+# usage: memsw binds, the usage the marks see is near 38M, over the 36M
+# wake mark (marks 8m/4m), and nothing can be reclaimed without swap,
+# so the group backs off. memsw + 10 MiB: memory binds again, near 35M,
+# between the marks; a few MiB more take it over the wake mark, where a
+# turn may swap again.
+# anon_in NAME MiB: a task holding MiB of anon in NAME, once touched.
+n_anon=0
+anon_in() {
+	n_anon=$((n_anon + 1))
+	run_in "$1" anon "$2" 600 >/tmp/memsw.b$n_anon &
+	j=0
+	while ! grep -q touched /tmp/memsw.b$n_anon && [ $j -lt 300 ]; do usleep 100000; j=$((j + 1)); done
+	grep -q touched /tmp/memsw.b$n_anon
+}
+mkgroup MB 24M
+anon_in MB 40
+check "40 MiB of anon under 24M" test $? = 0
+cgset MB max 40M
+anon_in MB 11
+check "11 MiB more, under 40M" test $? = 0
+sw=$(cat $CG/MB/memory.memsw.usage_in_bytes)
+check "memsw 2 MiB above its usage" sh -c "echo $((sw + (2 << 20))) >$CG/MB/memory.memsw.limit_in_bytes"
+check "watch MB (high 8m, low 4m)" mbr_watch MB 8m 4m
+anon_in MB 1 >/dev/null
+i=0
+while [ "$(gstat MB unreclaimable)" = 0 ] && [ $i -lt 100 ]; do usleep 100000; i=$((i + 1)); done
+r0=$(gstat MB reclaim_runs)
+diag "memory $(($(cgget MB current) >> 20)) MiB, memsw $(($(cat $CG/MB/memory.memsw.usage_in_bytes) >> 20)) of $(($(cat $CG/MB/memory.memsw.limit_in_bytes) >> 20)) MiB; reclaim_runs $r0"
+check "backed off under memsw ($(gstat MB unreclaimable) back-offs, $r0 turns)" test "$(gstat MB unreclaimable)" -gt 0
+check "memsw + 10 MiB" sh -c "echo $((sw + (12 << 20))) >$CG/MB/memory.memsw.limit_in_bytes"
+# Over the wake mark, 4 MiB below the limit, but not to the limit
+# itself, where a task's own successful reclaim would end the back-off.
+more=$((((40 << 20) - $(cgget MB current)) / 1048576 - 2))
+[ "$more" -ge 1 ] || more=1
+anon_in MB $more >/dev/null
+sleep 1
+r1=$(gstat MB reclaim_runs)
+diag "memory $(($(cgget MB current) >> 20)) MiB, memsw $(($(cat $CG/MB/memory.memsw.usage_in_bytes) >> 20)) of $(($(cat $CG/MB/memory.memsw.limit_in_bytes) >> 20)) MiB; reclaim_runs $r1, reclaimed_pages $(gstat MB reclaimed_pages)"
+check "background reclaim resumed after the memsw change ($r0 -> $r1 turns)" test "$r1" -gt "$r0"
+killgroup MB
+rmgroup MB
 check "module unloads" mbr_unload
 zram_swap_off
