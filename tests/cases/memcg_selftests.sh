@@ -62,38 +62,16 @@ if zram_swap_on 512M; then
 else
 	fail "zram swap set up"
 fi
-# The tests run chrooted on the ext4 disk, as on a machine whose root
-# is a real file system: their page cache files (O_TMPFILE in the cwd,
-# /) need one, and test_kmem_basic counts the negative dentries of
-# lookups in / (the initramfs's ramfs keeps none). proc, sysfs and the
-# cgroup2 hierarchy are mounted inside.
-RT=/mnt/selftests
-umount $RT/sys/fs/cgroup $RT/sys $RT/proc 2>/dev/null
-rm -rf $RT
-mkdir -p $RT/bin $RT/etc $RT/proc $RT/sys
-cp $ST/test_memcontrol $ST/test_kmem $RT/bin/
-mount -t proc proc $RT/proc
-mount -t sysfs sysfs $RT/sys
-mount -t cgroup2 cgroup2 $RT/sys/fs/cgroup
-# test_memcg_sock connects to "localhost": loopback up, and a hosts
-# file for the static getaddrinfo.
-ip link set lo up
-printf '127.0.0.1 localhost\n::1 localhost\n' >$RT/etc/hosts
+# The tests run chrooted on the ext4 disk (selftests_root, lib.sh).
+RT=$MBR_ST_ROOT
+selftests_root $PROGS
 # The OOM tests provoke the OOM killer: its reports' stack dumps are
 # expected (one per invocation; see run_case).
 touch /tmp/mbr_allow_oom_trace
 
-# Remove what a killed or failed test left behind: a later test that
-# makes a cgroup of the same name would fail at its mkdir.
-cleanup_cgroups() {
-	local d n=0
-	for d in $(find /sys/fs/cgroup -mindepth 1 -type d | sort -r); do
-		echo 1 >"$d/cgroup.kill" 2>/dev/null
-		rmdir "$d" 2>/dev/null || { usleep 200000; rmdir "$d"; }
-		n=$((n + 1))
-	done
-	[ $n = 0 ] || diag "removed $n cgroups left behind"
-}
+# cleanup_cgroups (lib.sh) removes what a killed or failed test left
+# behind: a later test that makes a cgroup of the same name would fail
+# at its mkdir.
 
 # run_prog PROG TAG: run one selftest binary; every line of its output
 # (stdout TAP and stderr), prefixed by the uptime it came at, goes to
@@ -340,6 +318,6 @@ for p in $PROGS; do
 	done
 done
 
-umount $RT/sys/fs/cgroup $RT/sys $RT/proc
+selftests_root_done
 zram_swap_off
 diag "memcg_selftests took $(awk -v a="$case_t0" -v b="$(uptime_s)" 'BEGIN { printf "%.0f", b - a }') s (stock runs $base_s s, module runs $mod_s s)"

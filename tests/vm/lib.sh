@@ -215,6 +215,43 @@ trace_reclaims() {
 
 drop_caches() { sync && echo 3 >/proc/sys/vm/drop_caches; }
 
+# selftests_root PROG...: a root for the kernel's memcg selftests (from
+# /selftests) on the ext4 disk at $MBR_ST_ROOT, as on a machine whose
+# root is a real file system: their page cache files (O_TMPFILE in the
+# cwd, /) need one, and test_kmem_basic counts the negative dentries of
+# lookups in / (the initramfs's ramfs keeps none). proc, sysfs and the
+# cgroup2 hierarchy are mounted inside; test_memcg_sock connects to
+# "localhost": loopback up, and a hosts file for the static getaddrinfo.
+# selftests_root_done unmounts them.
+MBR_ST_ROOT=/mnt/selftests
+selftests_root() {
+	local p r=$MBR_ST_ROOT
+	umount $r/sys/fs/cgroup $r/sys $r/proc 2>/dev/null
+	rm -rf $r
+	mkdir -p $r/bin $r/etc $r/proc $r/sys
+	for p; do cp "/selftests/$p" $r/bin/; done
+	mount -t proc proc $r/proc
+	mount -t sysfs sysfs $r/sys
+	mount -t cgroup2 cgroup2 $r/sys/fs/cgroup
+	ip link set lo up
+	printf '127.0.0.1 localhost\n::1 localhost\n' >$r/etc/hosts
+}
+selftests_root_done() {
+	umount $MBR_ST_ROOT/sys/fs/cgroup $MBR_ST_ROOT/sys $MBR_ST_ROOT/proc
+}
+
+# cleanup_cgroups: remove every cgroup below the cgroup2 root, killing
+# what runs in them (what a killed or failed selftest left behind).
+cleanup_cgroups() {
+	local d n=0
+	for d in $(find /sys/fs/cgroup -mindepth 1 -type d | sort -r); do
+		echo 1 >"$d/cgroup.kill" 2>/dev/null
+		rmdir "$d" 2>/dev/null || { usleep 200000; rmdir "$d"; }
+		n=$((n + 1))
+	done
+	[ $n = 0 ] || diag "removed $n cgroups left behind"
+}
+
 # zram_swap_on SIZE: swap of SIZE on /dev/zram0, for cases whose
 # anonymous memory must be reclaimable; whatever an earlier case left on
 # the device goes first. zram_swap_off: no swap again (unreclaimable

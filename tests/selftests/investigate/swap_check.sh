@@ -28,14 +28,9 @@ N=${SWAPCHECK_N:-10}
 T=/sys/kernel/tracing
 THP=/sys/kernel/mm/transparent_hugepage/enabled
 check "zram swap" zram_swap_on 512M
-# As memcg_selftests.sh: chrooted on the ext4 disk.
-RT=/mnt/selftests
-rm -rf $RT
-mkdir -p $RT/bin $RT/etc $RT/proc $RT/sys
-cp $ST/test_memcontrol $RT/bin/
-mount -t proc proc $RT/proc
-mount -t sysfs sysfs $RT/sys
-mount -t cgroup2 cgroup2 $RT/sys/fs/cgroup
+# As memcg_selftests.sh: chrooted on the ext4 disk (lib.sh).
+RT=$MBR_ST_ROOT
+selftests_root test_memcontrol
 touch /tmp/mbr_allow_oom_trace
 check "module loads" mbr_load
 thp0=$(sed 's/.*\[\(.*\)\].*/\1/' $THP)
@@ -64,10 +59,7 @@ for thp in $(echo "${SWAPCHECK_THP:-always,never}" | tr , ' '); do
 				f=$((f + 1))
 				diag "THP $thp, marks $marks, run $i: $(grep -e 'mbr-at test_memcg_swap_max' -e 'mbr-at alloc_anon_50M_check_swap' /tmp/tm.out | tr '\n' ' ')"
 			fi
-			for d in $(find /sys/fs/cgroup -mindepth 1 -type d | sort -r); do
-				echo 1 >"$d/cgroup.kill" 2>/dev/null
-				rmdir "$d" 2>/dev/null
-			done
+			cleanup_cgroups
 		done
 		echo 0 >$T/events/memcg_bgreclaim/reclaim/enable
 		fig=$(grep -o 'usage=[0-9]* low_wmark=[0-9]* high_wmark=[0-9]* requested=[0-9]* reclaimed=[0-9]*' $T/trace |
@@ -85,5 +77,5 @@ for thp in $(echo "${SWAPCHECK_THP:-always,never}" | tr , ' '); do
 done
 echo "$thp0" >$THP
 check "module unloads" mbr_unload
-umount $RT/sys/fs/cgroup $RT/sys $RT/proc
+selftests_root_done
 zram_swap_off
