@@ -233,8 +233,6 @@ void mbr_cgfiles_exit(void);
 
 /* marks.c: limits, watermarks, and the decision to queue or back off */
 unsigned long mbr_memcg_limit(struct mem_cgroup *memcg);
-unsigned long mbr_memcg_pressure(struct mem_cgroup *memcg,
-				 unsigned long *limitp);
 /* A group's headroom under its limits, in pages (mbr_memcg_headroom()). */
 struct mbr_headroom {
 	unsigned long usage;	/* what the marks compare with */

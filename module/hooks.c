@@ -208,7 +208,7 @@ static bool mbr_from_charge(unsigned long ret)
  * The group a task's stall in the reclaim of @memcg belongs to, by id:
  * @memcg's own; or, if it has none, the nearest configured group from
  * the task's memcg up to @memcg, for a child that wakes on an ancestor's
- * headroom (mbr_memcg_pressure()): its stall is what it failed to
+ * headroom (mbr_memcg_headroom()): its stall is what it failed to
  * prevent, and its success ends that group's back-off. 0: none.
  */
 static u64 mbr_stall_group_id(struct mem_cgroup *memcg)

@@ -34,37 +34,6 @@ unsigned long mbr_memcg_limit(struct mem_cgroup *memcg)
 	return limit;
 }
 
-/**
- * mbr_memcg_pressure() - a group's usage as its limits see it, in pages
- * @memcg: the memory cgroup, kept alive by the caller
- * @limitp: where its limit (mbr_memcg_limit()) goes
- *
- * What stalls a group's tasks is the least headroom (limit - usage)
- * over the group and every ancestor with a limit of its own: under a
- * parent at its limit (a slice with MemoryMax= and services beneath),
- * a child without a limit of its own stalls however little it holds. So
- * the marks, taken on @limitp, are compared with the usage that leaves
- * that least headroom under it: the group's own usage when its own
- * limit binds, more when an ancestor's does.
- *
- * On cgroup v1, memory.memsw.limit_in_bytes is a headroom too: a charge
- * takes memory+swap first and fails there once swapped-out pages fill
- * it, however far memory.limit_in_bytes is. v1 keeps the memsw limit
- * at or above the memory limit of the same cgroup, so @limitp stays
- * the memory limit; only the headroom can be memsw's.
- *
- * Return: that usage; the group's own if no limit applies.
- */
-unsigned long mbr_memcg_pressure(struct mem_cgroup *memcg,
-				 unsigned long *limitp)
-{
-	struct mbr_headroom h;
-
-	mbr_memcg_headroom(memcg, &h);
-	*limitp = h.limit;
-	return h.usage;
-}
-
 /* The room under a page counter's limit, in pages; 0 at or over it. */
 static unsigned long mbr_counter_room(struct page_counter *pc,
 				      unsigned long max)
@@ -75,16 +44,30 @@ static unsigned long mbr_counter_room(struct page_counter *pc,
 }
 
 /**
- * mbr_memcg_headroom() - mbr_memcg_pressure(), and what a turn may swap
+ * mbr_memcg_headroom() - a group's usage as its limits see it, in pages
  * @memcg: the memory cgroup, kept alive by the caller
- * @h: where the usage, the limit, the lowest v1 memsw limit and the
- *	pages a turn may swap out go
+ * @h: where the usage, the limit (mbr_memcg_limit()), the lowest v1
+ *	memsw limit and the pages a turn may swap out go
  *
- * Swapping a page out lowers memory usage but not memory+swap, so it
- * narrows the gap between the two rooms by a page; once memsw's room is
- * the least (a tie too: try_charge() charges memsw first), the kernel's
- * charge path reclaims without swap, and so must a turn. Until then a
- * turn may swap out no more than that gap (@h->swap).
+ * What stalls a group's tasks is the least headroom (limit - usage)
+ * over the group and every ancestor with a limit of its own: under a
+ * parent at its limit (a slice with MemoryMax= and services beneath),
+ * a child without a limit of its own stalls however little it holds. So
+ * the marks, taken on @h->limit, are compared with the usage that leaves
+ * that least headroom under it (@h->usage): the group's own usage when
+ * its own limit binds, more when an ancestor's does; the group's own if
+ * no limit applies.
+ *
+ * On cgroup v1, memory.memsw.limit_in_bytes is a headroom too: a charge
+ * takes memory+swap first and fails there once swapped-out pages fill
+ * it, however far memory.limit_in_bytes is. v1 keeps the memsw limit
+ * at or above the memory limit of the same cgroup, so @h->limit stays
+ * the memory limit; only the headroom can be memsw's. Swapping a page
+ * out lowers memory usage but not memory+swap, so it narrows the gap
+ * between the two rooms by a page; once memsw's room is the least (a
+ * tie too: try_charge() charges memsw first), the kernel's charge path
+ * reclaims without swap, and so must a turn. Until then a turn may swap
+ * out no more than that gap (@h->swap).
  */
 void mbr_memcg_headroom(struct mem_cgroup *memcg, struct mbr_headroom *h)
 {

@@ -161,12 +161,13 @@ static struct mem_cgroup *mbr_pick_victim(struct mem_cgroup *top,
 	return best.memcg;
 }
 
-/* The usage the marks compare with (mbr_memcg_pressure()), in pages. */
+/* The usage the marks compare with (mbr_memcg_headroom()), in pages. */
 static unsigned long mbr_usage_pages(struct mem_cgroup *memcg)
 {
-	unsigned long limit;
+	struct mbr_headroom h;
 
-	return mbr_memcg_pressure(memcg, &limit);
+	mbr_memcg_headroom(memcg, &h);
+	return h.usage;
 }
 
 /*
