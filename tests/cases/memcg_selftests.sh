@@ -171,14 +171,9 @@ BGHIST='hist:keys=common_pid:vals=hitcount,reclaimed'
 # not watching or configured none of the cgroups: such a run says
 # nothing about the module.
 run_module() {
-	local p=$1 tag=$2 conf i sum seen confd
-	cgconf -v /sys/fs/cgroup $HIGH $LOW >$R/cgconf-$tag-$p.out 2>$R/cgconf-$tag-$p.log &
-	conf=$!
-	i=0
-	while ! grep -qs ready $R/cgconf-$tag-$p.out && [ $i -lt 100 ]; do
-		usleep 50000
-		i=$((i + 1))
-	done
+	local p=$1 tag=$2 conf sum seen confd
+	cgconf_start $R/cgconf-$tag-$p.out $R/cgconf-$tag-$p.log $HIGH $LOW
+	conf=$CGCONF_PID
 	[ $tag = module ] &&
 		check "cgconf watches the cgroup tree ($p)" grep -q ready $R/cgconf-$tag-$p.out
 	echo "$BGHIST" >$T/events/memcg_bgreclaim/reclaim/trigger

@@ -240,6 +240,22 @@ selftests_root_done() {
 	umount $MBR_ST_ROOT/sys/fs/cgroup $MBR_ST_ROOT/sys $MBR_ST_ROOT/proc
 }
 
+# cgconf_start OUT LOG ARG...: configure every new cgroup below the
+# cgroup2 root (the cgconf helper, with ARG..., the marks) in the
+# background, its output to OUT and LOG, and wait up to 5 s for it to
+# say it is watching. Sets CGCONF_PID; fails if it never said so.
+cgconf_start() {
+	local out=$1 log=$2 i=0
+	shift 2
+	cgconf -v /sys/fs/cgroup "$@" >"$out" 2>"$log" &
+	CGCONF_PID=$!
+	while ! grep -qs ready "$out" && [ $i -lt 100 ]; do
+		usleep 50000
+		i=$((i + 1))
+	done
+	grep -qs ready "$out"
+}
+
 # cleanup_cgroups: remove every cgroup below the cgroup2 root, killing
 # what runs in them (what a killed or failed selftest left behind).
 cleanup_cgroups() {

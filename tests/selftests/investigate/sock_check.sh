@@ -35,15 +35,10 @@ one() {
 	*) mbr_loaded || mbr_load ;;
 	esac
 	if [ "$1" = configured ]; then
-		cgconf -v /sys/fs/cgroup 2m 1m >/tmp/cgc.out 2>/tmp/cgc.log &
-		c=$!
-		j=0
-		while ! grep -qs ready /tmp/cgc.out && [ $j -lt 100 ]; do
-			usleep 50000
-			j=$((j + 1))
-		done
+		cgconf_start /tmp/cgc.out /tmp/cgc.log 2m 1m
+		c=$CGCONF_PID
+		echo 1 >$T/events/memcg_bgreclaim/reclaim/enable
 	fi
-	[ "$1" = configured ] && echo 1 >$T/events/memcg_bgreclaim/reclaim/enable
 	chroot $RT /bin/test_memcontrol >/tmp/tm.out 2>&1
 	[ -z "$c" ] || { kill -TERM $c; wait $c; }
 	if grep "test_memcg_sock" /tmp/tm.out | grep -q "^not ok"; then

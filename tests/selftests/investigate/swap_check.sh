@@ -45,16 +45,10 @@ for thp in $(echo "${SWAPCHECK_THP:-always,never}" | tr , ' '); do
 		f=0
 		for i in $(seq 1 "$N"); do
 			# shellcheck disable=SC2086
-			cgconf -v /sys/fs/cgroup $marks >/tmp/cgc.out 2>/tmp/cgc.log &
-			c=$!
-			j=0
-			while ! grep -qs ready /tmp/cgc.out && [ $j -lt 100 ]; do
-				usleep 50000
-				j=$((j + 1))
-			done
+			cgconf_start /tmp/cgc.out /tmp/cgc.log $marks
 			chroot $RT /bin/test_memcontrol >/tmp/tm.out 2>&1
-			kill -TERM $c
-			wait $c
+			kill -TERM $CGCONF_PID
+			wait $CGCONF_PID
 			if grep "test_memcg_swap_max" /tmp/tm.out | grep -q "^not ok"; then
 				f=$((f + 1))
 				diag "THP $thp, marks $marks, run $i: $(grep -e 'mbr-at test_memcg_swap_max' -e 'mbr-at alloc_anon_50M_check_swap' /tmp/tm.out | tr '\n' ' ')"
