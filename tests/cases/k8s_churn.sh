@@ -56,7 +56,11 @@ churn off
 diag "without a rule: the streamers' direct reclaims $n_off"
 check "the churn without a rule stalls ($n_off direct reclaims)" test "$n_off" -gt 100
 
-expect_eq "one rule on $K" "$(wr $S/rule_add "$CG/$K ratio=90 scale=100")" OK
+# Ratio 85 leaves a streamer 7.2M above its wake mark: 3.6 of the 2M
+# folios 7.x's ext4 page cache charges at a time. At ratio 90 (4.8M,
+# two folios) 7.3.4 stalled 3 to 15 times in 300 with eight streamers
+# for two workers, on the edge of the bound.
+expect_eq "one rule on $K" "$(wr $S/rule_add "$CG/$K ratio=85 scale=100")" OK
 on0=$(sed -n 's/^rule_groups_online //p' $S/stat)
 late0=$(sed -n 's/^rule_groups_late //p' $S/stat)
 t0=$(date +%s)

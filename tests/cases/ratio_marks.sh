@@ -72,11 +72,17 @@ sample_usage RM $pid /tmp/usage.rm
 wait $pid
 n=$(trace_reclaims stream)
 trace_reclaims_stop
-below=$(frac_le /tmp/usage.rm $((low + (2 << 20))))
-diag "ratio 75, scale 200: reclaimed_pages $(gstat RM reclaimed_pages), direct reclaims $n, usage <= start + 2M ${below}% of samples; $(cat /tmp/stream.rm)"
+# A charge comes a folio at a time: where the page cache is made of
+# huge pages (7.x's ext4), one charge takes the group from below the
+# start mark to 2M above it before any hook sees it, and the next one
+# can land while the turn runs. Near is then two folios, not one.
+near=2
+[ "$(sed -n 's/^file_thp //p' "$CG/RM/memory.stat")" -gt 0 ] 2>/dev/null && near=4
+below=$(frac_le /tmp/usage.rm $((low + (near << 20))))
+diag "ratio 75, scale 200: reclaimed_pages $(gstat RM reclaimed_pages), direct reclaims $n, usage <= start + ${near}M ${below}% of samples; $(cat /tmp/stream.rm)"
 check "the reader ran" test -s /tmp/stream.rm
 check "the group is reclaimed in the background" test "$(gstat RM reclaimed_pages)" -gt 0
 check "the reader barely stalls ($n direct reclaims)" test "$n" -le 50
-check "usage stays near the start mark (${below}% of samples)" test "$below" -ge 80
+check "usage stays within ${near}M of the start mark (${below}% of samples)" test "$below" -ge 80
 rmgroup RM
 check "module unloads" mbr_unload
