@@ -33,8 +33,8 @@ TRACE_EVENT(wakeup,
 
 TRACE_EVENT(reclaim,
 	TP_PROTO(u64 id, u64 usage, u64 low, u64 high, unsigned long requested,
-		 unsigned long reclaimed, u64 ns),
-	TP_ARGS(id, usage, low, high, requested, reclaimed, ns),
+		 unsigned long reclaimed, u64 walk_ns, u64 ns),
+	TP_ARGS(id, usage, low, high, requested, reclaimed, walk_ns, ns),
 	TP_STRUCT__entry(
 		__field(u64, id)
 		__field(u64, usage)
@@ -42,6 +42,7 @@ TRACE_EVENT(reclaim,
 		__field(u64, high)
 		__field(unsigned long, requested)
 		__field(unsigned long, reclaimed)
+		__field(u64, walk_ns)
 		__field(u64, ns)
 	),
 	TP_fast_assign(
@@ -51,11 +52,13 @@ TRACE_EVENT(reclaim,
 		__entry->high = high;
 		__entry->requested = requested;
 		__entry->reclaimed = reclaimed;
+		__entry->walk_ns = walk_ns;
 		__entry->ns = ns;
 	),
-	TP_printk("cgroup=%llu usage=%llu low_wmark=%llu high_wmark=%llu requested=%lu reclaimed=%lu ns=%llu",
+	TP_printk("cgroup=%llu usage=%llu low_wmark=%llu high_wmark=%llu requested=%lu reclaimed=%lu walk_ns=%llu ns=%llu",
 		  __entry->id, __entry->usage, __entry->low, __entry->high,
-		  __entry->requested, __entry->reclaimed, __entry->ns)
+		  __entry->requested, __entry->reclaimed, __entry->walk_ns,
+		  __entry->ns)
 );
 
 #endif /* MBR_TRACE_H */

@@ -280,7 +280,7 @@ bool mbr_reclaim_turn(struct mbr_group *g, struct mbr_pace *pace)
 	struct mbr_headroom h;
 	struct mbr_budget budget;
 	struct mbr_marks marks;
-	u64 start_ns;
+	u64 start_ns, walk_ns;
 
 	if (!READ_ONCE(mbr_enabled) ||
 	    test_bit(MBR_GROUP_UNRECLAIMABLE, &g->flags))
@@ -302,7 +302,9 @@ bool mbr_reclaim_turn(struct mbr_group *g, struct mbr_pace *pace)
 	if (mbr_budget_set(&budget) && !mbr_budget_admit(g, &budget))
 		return false;
 
+	walk_ns = ktime_get_ns();
 	victim = mbr_pick_victim(memcg, &slack);
+	walk_ns = ktime_get_ns() - walk_ns;
 	if (!victim) {
 		/*
 		 * Only protected memory is left above the mark, or, in a
@@ -326,9 +328,13 @@ bool mbr_reclaim_turn(struct mbr_group *g, struct mbr_pace *pace)
 	css_put(&victim->css);
 	atomic64_inc(&g->stats.reclaim_runs);
 	atomic64_add(reclaimed, &g->stats.reclaimed_pages);
-	/* The turn's wall time, its paced yields included. */
+	/*
+	 * The victim walk's time apart from the reclaim's wall time (its
+	 * paced yields included): the walk is the module's own cost, and it
+	 * grows with the cgroups below the group, dying ones included.
+	 */
 	trace_reclaim(g->id, (u64)usage << PAGE_SHIFT, marks.low, marks.high,
-		      requested, reclaimed, ktime_get_ns() - start_ns);
+		      requested, reclaimed, walk_ns, ktime_get_ns() - start_ns);
 
 	mbr_memcg_headroom(memcg, &h);
 	usage = h.usage;

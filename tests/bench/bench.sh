@@ -17,6 +17,9 @@
 #             most 32 MiB
 #   koordlet  a koordlet-shaped reconciler (tests/cases/koordlet.sh)
 #             writing 95/20 into this module's cgroupfs files
+# and billed (CONTENDERS=bgreclaim,billed): bgreclaim with its worker
+# billed (cpu_cgroup) to a cgroup whose cpu.max is 5% of a CPU, so that
+# it is throttled: what that costs the group's own tasks' mm operations.
 # The module is loaded for every contender, with enabled=0 except for
 # bgreclaim, so that one observer times the stalls of all of them; the
 # stall counts come from the kernel's own memcg reclaim tracepoint.
@@ -24,9 +27,11 @@ Q=${MBR_QUICK:-0}
 if [ "$Q" = 1 ]; then
 	READ_MB=256 PASSES=2 WRITE_MB=256 REPS=1 PROBE_S=6 ANON_MB=256
 	OVH_REPS=5 OVH_ITERS=8 SCALE="1 100 1000" FAIR_MB=48 TEN_MB=128
+	DYING="0 1000"
 else
 	READ_MB=768 PASSES=3 WRITE_MB=512 REPS=3 PROBE_S=20 ANON_MB=256
 	OVH_REPS=9 OVH_ITERS=16 SCALE="1 100 1000 10000" FAIR_MB=96 TEN_MB=256
+	DYING="0 10000"
 fi
 REPS=${MBR_REPS:-$REPS} PROBE_S=${MBR_PROBE_S:-$PROBE_S} ANON_CHUNK_MB=2
 # The kernel command line can narrow a run (make bench SCEN=... CONTENDERS=...).
@@ -35,7 +40,7 @@ SCENARIOS=$(cmdline_list scen)
 SCENARIOS=${SCENARIOS:-read write probe anon reaction fairness sweep overhead scale tenants auto}
 CONTENDERS=$(cmdline_list contenders)
 CONTENDERS=${CONTENDERS:-stock memhigh userloop bgreclaim unlimited}
-LIMIT_MB=128 HIGHD=24 LOWD=12
+LIMIT_MB=128 HIGHD=24 LOWD=12 BILL_MAX=5000
 HIGH_B=$(((LIMIT_MB - HIGHD) << 20))
 LOW_B=$(((LIMIT_MB - LOWD) << 20))
 F=/mnt/bench.dat
@@ -123,9 +128,15 @@ setup() {	# setup CONTENDER
 			usleep 10000
 		done
 		;;
-	bgreclaim)
+	bgreclaim | billed)
 		wr $(grp_dir G)/high_wmark_distance ${HIGHD}m >/dev/null
 		wr $(grp_dir G)/low_wmark_distance ${LOWD}m >/dev/null
+		if [ $1 = billed ]; then
+			echo +cpu >$CG/cgroup.subtree_control
+			mkgroup bill
+			echo "$BILL_MAX 100000" >$CG/bill/cpu.max
+			wr $(grp_dir G)/cpu_cgroup $CG/bill >/dev/null
+		fi
 		wr $MBR_SYSFS/enabled 1 >/dev/null
 		;;
 	esac
@@ -140,6 +151,8 @@ teardown() {
 	killgroup G 2>/dev/null
 	rmgroup G
 	wr $MBR_SYSFS/cgroupfs_files 0 >/dev/null
+	# the group's worker left with it
+	[ -d $CG/bill ] && rmgroup bill
 }
 
 cpu_ns_of() {	# utime+stime of a pid, in ns (USER_HZ 100)
@@ -203,7 +216,34 @@ scen_probe() {
 	wait $spid	# not the user-space agent, which runs on
 	set -- "$1" "$2" $(cat /tmp/out)
 	json scenario probe contender $1 rep $2 direct $n $(deltas) \
-		yields $((${b_yld:-0} - ${a_yld:-0})) ops $4 p50_ns $6 p99_ns $8 p999_ns ${10} max_ns ${12}
+		yields $((${b_yld:-0} - ${a_yld:-0})) ops $4 p50_ns $6 p99_ns $8 p999_ns ${10} max_ns ${12} \
+		throttled "$(sed -n 's/^nr_throttled //p' $CG/bill/cpu.stat 2>/dev/null)"
+}
+
+# --- the same probe in a tenant of its own, beside the group ---------
+# What a group's background reclaim costs a task outside it: the probe
+# runs in T, a cgroup without a limit, while G's reader streams. With
+# CONTENDERS=stock,bgreclaim,billed, whether a throttled worker (billed)
+# holds up a tenant it does not reclaim from.
+scen_probeout() {
+	drop_caches
+	mkgroup T
+	run_in G stream $F 1000 >/dev/null 2>&1 &
+	spid=$!
+	sleep 1
+	snap a
+	trace_reclaims_start
+	run_in T probe $PROBE_S 1000 64 >/tmp/out
+	n=$(($(trace_reclaims probe) + $(trace_reclaims stream)))
+	trace_reclaims_stop
+	snap b
+	killgroup G
+	wait $spid
+	rmgroup T
+	set -- "$1" "$2" $(cat /tmp/out)
+	json scenario probeout contender $1 rep $2 direct $n $(deltas) \
+		ops $4 p50_ns $6 p99_ns $8 p999_ns ${10} max_ns ${12} \
+		throttled "$(sed -n 's/^nr_throttled //p' $CG/bill/cpu.stat 2>/dev/null)"
 }
 
 # --- anonymous memory with zram swap --------------------------------
@@ -245,6 +285,7 @@ run_contenders() {	# run_contenders SCENARIO
 part_read() { make_file $F $READ_MB && run_contenders read; }
 part_write() { run_contenders write; }
 part_probe() { make_file $F $READ_MB && run_contenders probe; }
+part_probeout() { make_file $F $READ_MB && run_contenders probeout; }
 part_anon() {
 	zram_swap_on 1G
 	run_contenders anon
@@ -270,7 +311,7 @@ part_reaction() {
 	/ reclaim: / { split($0, a, "cgroup="); split(a[2], b, " ")
 		if (!(b[1] in w)) next
 		match($0, /[0-9]+\.[0-9]+: reclaim/); t = substr($0, RSTART, RLENGTH - 9)
-		match($0, /ns=[0-9]+/); ns = substr($0, RSTART + 3, RLENGTH - 3)
+		match($0, / ns=[0-9]+/); ns = substr($0, RSTART + 4, RLENGTH - 4)
 		d = (t - ns / 1e9 - w[b[1]]) * 1e6; if (d < 0) d = 0
 		print d; delete w[b[1]] }' $T/trace | sort -n >/tmp/react
 	n=$(wc -l </tmp/react)
@@ -387,6 +428,74 @@ part_scale() {
 	rmgroup K
 	wr $MBR_SYSFS/remove $CG/O >/dev/null
 	rmgroup O
+}
+
+# --- dying: a turn's cost with dying cgroups below the group --------
+# Long-lived hosts carry thousands of dying memcgs (removed, still
+# holding charged pages). A turn walks the group's subtree for its
+# victim, and the kernel's reclaim then walks it again. Here each dying
+# memcg holds one tmpfs page, which no reclaim takes without swap, so
+# that all of them stay for the whole run; the group's limit is set to
+# what they hold (their pages and the memcgs themselves, charged to the
+# parent) plus the bench's 128M, so a streaming reader meets the same
+# marks whatever their number. Per run: the victim walk's time and the
+# kernel's reclaim call's time from the reclaim tracepoint, the worker
+# CPU per turn from the group's stat.
+dying_make() {	# dying_make FROM TO: dying memcgs d<FROM> .. d<TO - 1> in G
+	run_in G/r sh -c 'i=$1
+		while [ $i -lt $2 ]; do
+			mkdir $0/d$i && echo $$ >$0/d$i/cgroup.procs &&
+				echo x >/tmp/dy/$i && echo $$ >$0/r/cgroup.procs &&
+				rmdir $0/d$i || exit 1
+			i=$((i + 1))
+		done' $CG/G "$1" "$2"
+}
+part_dying() {
+	local have=0 n r d dying lim t
+	make_file $F $READ_MB
+	mkdir -p /tmp/dy && mount -t tmpfs dy /tmp/dy
+	mkgroup G && echo +memory >$CG/G/cgroup.subtree_control && mkgroup G/r
+	mbr_watch G ${HIGHD}m ${LOWD}m
+	wr $MBR_SYSFS/enabled 1 >/dev/null
+	echo 16384 >$T/buffer_size_kb
+	for n in $DYING; do
+		t=$(date +%s)
+		dying_make $have $n || diag "dying: cannot make $n dying memcgs"
+		have=$n
+		drop_caches
+		dying=$(sed -n 's/^nr_dying_descendants //p' $CG/G/cgroup.stat)
+		lim=$(($(cat $CG/G/memory.current) + (LIMIT_MB << 20)))
+		echo $lim >$CG/G/memory.max
+		diag "dying: $dying dying memcgs in $(($(date +%s) - t)) s, limit $((lim >> 20))M"
+		r=1
+		while [ $r -le $REPS ]; do
+			drop_caches
+			echo >$T/trace
+			echo 1 >$T/events/memcg_bgreclaim/reclaim/enable
+			snap a
+			trace_reclaims_start
+			run_in G/r stream $F 1 >/dev/null
+			d=$(trace_reclaims stream)
+			snap b
+			echo 0 >$T/events/memcg_bgreclaim/reclaim/enable
+			sed -n 's/.* reclaim: .* walk_ns=\([0-9]*\) ns=\([0-9]*\).*/\1 \2/p' \
+				$T/trace >/tmp/dy.turns
+			t=$(wc -l </tmp/dy.turns)
+			set -- "$t" $(awk '{ w += $1; s += $2 }
+				END { printf "%d %d", NR ? w / NR : 0, NR ? s / NR : 0 }' /tmp/dy.turns) \
+				"$(cut -d' ' -f1 /tmp/dy.turns | sort -n |
+					awk -v n="$t" 'NR == int(n * 0.99) + 1 { print; exit }')"
+			json scenario dying contender bgreclaim dying $dying rep $r direct $d $(deltas) \
+				turns $1 walk_ns $2 walk_p99_ns "${4:-0}" reclaim_ns $3 \
+				cpu_per_turn_ns $(($1 ? (b_bgcpu - a_bgcpu) / $1 : 0))
+			r=$((r + 1))
+		done
+	done
+	wr $MBR_SYSFS/remove $CG/G >/dev/null
+	killgroup G
+	rm -f /tmp/dy/*
+	rmgroup G/r G
+	umount /tmp/dy
 }
 
 # --- probetrace: where the probe waits (investigation, not in the
