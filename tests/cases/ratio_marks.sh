@@ -75,7 +75,7 @@ trace_reclaims_stop
 # A charge comes a folio at a time: where the page cache is made of
 # huge pages (7.x's ext4), one charge takes the group from below the
 # start mark to 2M above it before any hook sees it, and the next one
-# can land while the turn runs. Near is then two folios, not one.
+# can land while the turn runs. Near is then 2M plus one such folio.
 near=2
 [ "$(sed -n 's/^file_thp //p' "$CG/RM/memory.stat")" -gt 0 ] 2>/dev/null && near=4
 below=$(frac_le /tmp/usage.rm $((low + (near << 20))))
