@@ -17,9 +17,10 @@
 #             most 32 MiB
 #   koordlet  a koordlet-shaped reconciler (tests/cases/koordlet.sh)
 #             writing 95/20 into this module's cgroupfs files
-# and billed (CONTENDERS=bgreclaim,billed): bgreclaim with its worker
-# billed (cpu_cgroup) to a cgroup whose cpu.max is 5% of a CPU, so that
-# it is throttled: what that costs the group's own tasks' mm operations.
+# and billed (CONTENDERS=bgreclaim,billedmax,billed): bgreclaim with
+# its worker billed (cpu_cgroup) to a cgroup whose cpu.max is 5% of a
+# CPU, so that it is throttled; billedmax, the same cgroup without a
+# cpu.max, tells the throttling from the worker's own cpu task group.
 # The module is loaded for every contender, with enabled=0 except for
 # bgreclaim, so that one observer times the stalls of all of them; the
 # stall counts come from the kernel's own memcg reclaim tracepoint.
@@ -31,7 +32,7 @@ if [ "$Q" = 1 ]; then
 else
 	READ_MB=768 PASSES=3 WRITE_MB=512 REPS=3 PROBE_S=20 ANON_MB=256
 	OVH_REPS=9 OVH_ITERS=16 SCALE="1 100 1000 10000" FAIR_MB=96 TEN_MB=256
-	DYING="0 10000"
+	DYING="0 5000"
 fi
 REPS=${MBR_REPS:-$REPS} PROBE_S=${MBR_PROBE_S:-$PROBE_S} ANON_CHUNK_MB=2
 # The kernel command line can narrow a run (make bench SCEN=... CONTENDERS=...).
@@ -128,15 +129,17 @@ setup() {	# setup CONTENDER
 			usleep 10000
 		done
 		;;
-	bgreclaim | billed)
+	bgreclaim | billed | billedmax)
 		wr $(grp_dir G)/high_wmark_distance ${HIGHD}m >/dev/null
 		wr $(grp_dir G)/low_wmark_distance ${LOWD}m >/dev/null
-		if [ $1 = billed ]; then
+		case $1 in
+		billed*)
 			echo +cpu >$CG/cgroup.subtree_control
-			mkgroup bill
-			echo "$BILL_MAX 100000" >$CG/bill/cpu.max
+			mkdir $CG/bill || diag "bench: bill/ was left over"
+			[ $1 = billed ] && echo "$BILL_MAX 100000" >$CG/bill/cpu.max
 			wr $(grp_dir G)/cpu_cgroup $CG/bill >/dev/null
-		fi
+			;;
+		esac
 		wr $MBR_SYSFS/enabled 1 >/dev/null
 		;;
 	esac
@@ -151,8 +154,12 @@ teardown() {
 	killgroup G 2>/dev/null
 	rmgroup G
 	wr $MBR_SYSFS/cgroupfs_files 0 >/dev/null
-	# the group's worker left with it
-	[ -d $CG/bill ] && rmgroup bill
+	# the group's worker left with it; the other contenders run
+	# without the cpu controller
+	if [ -d $CG/bill ]; then
+		rmgroup bill || diag "bench: bill/ still busy after its group went"
+		echo -cpu >$CG/cgroup.subtree_control
+	fi
 }
 
 cpu_ns_of() {	# utime+stime of a pid, in ns (USER_HZ 100)
@@ -222,27 +229,27 @@ scen_probe() {
 
 # --- the same probe in a tenant of its own, beside the group ---------
 # What a group's background reclaim costs a task outside it: the probe
-# runs in T, a cgroup without a limit, while G's reader streams. With
-# CONTENDERS=stock,bgreclaim,billed, whether a throttled worker (billed)
-# holds up a tenant it does not reclaim from.
+# runs in tenant/, a cgroup without a limit, while G's reader streams.
+# With CONTENDERS=stock,bgreclaim,billedmax,billed: whether a throttled
+# worker holds up a task it does not reclaim for.
 scen_probeout() {
 	drop_caches
-	mkgroup T
+	mkgroup tenant
 	run_in G stream $F 1000 >/dev/null 2>&1 &
 	spid=$!
 	sleep 1
 	snap a
 	trace_reclaims_start
-	run_in T probe $PROBE_S 1000 64 >/tmp/out
+	run_in tenant probe $PROBE_S 1000 64 >/tmp/out
 	n=$(($(trace_reclaims probe) + $(trace_reclaims stream)))
 	trace_reclaims_stop
 	snap b
 	killgroup G
 	wait $spid
-	rmgroup T
+	rmgroup tenant
 	set -- "$1" "$2" $(cat /tmp/out)
 	json scenario probeout contender $1 rep $2 direct $n $(deltas) \
-		ops $4 p50_ns $6 p99_ns $8 p999_ns ${10} max_ns ${12} \
+		yields $((${b_yld:-0} - ${a_yld:-0})) ops $4 p50_ns $6 p99_ns $8 p999_ns ${10} max_ns ${12} \
 		throttled "$(sed -n 's/^nr_throttled //p' $CG/bill/cpu.stat 2>/dev/null)"
 }
 
@@ -438,15 +445,22 @@ part_scale() {
 # that all of them stay for the whole run; the group's limit is set to
 # what they hold (their pages and the memcgs themselves, charged to the
 # parent) plus the bench's 128M, so a streaming reader meets the same
-# marks whatever their number. Per run: the victim walk's time and the
-# kernel's reclaim call's time from the reclaim tracepoint, the worker
-# CPU per turn from the group's stat.
+# marks whatever their number. 5000 of them, as many as a 1 GiB guest
+# makes on both kernels with room to spare. Per run: the victim walk's
+# time and the reclaim's wall time from the reclaim tracepoint (a turn
+# without a victim has no event), the worker CPU per turn from the
+# group's stat.
 dying_make() {	# dying_make FROM TO: dying memcgs d<FROM> .. d<TO - 1> in G
 	run_in G/r sh -c 'i=$1
 		while [ $i -lt $2 ]; do
-			mkdir $0/d$i && echo $$ >$0/d$i/cgroup.procs &&
-				echo x >/tmp/dy/$i && echo $$ >$0/r/cgroup.procs &&
-				rmdir $0/d$i || exit 1
+			mkdir $0/d$i || exit 1
+			if ! { echo $$ >$0/d$i/cgroup.procs && echo x >/tmp/dy/$i; }; then
+				echo $$ >$0/r/cgroup.procs
+				rm -f /tmp/dy/$i
+				rmdir $0/d$i
+				exit 1
+			fi
+			echo $$ >$0/r/cgroup.procs && rmdir $0/d$i || exit 1
 			i=$((i + 1))
 		done' $CG/G "$1" "$2"
 }
@@ -461,7 +475,7 @@ part_dying() {
 	for n in $DYING; do
 		t=$(date +%s)
 		dying_make $have $n || diag "dying: cannot make $n dying memcgs"
-		have=$n
+		have=$(ls /tmp/dy | wc -l)
 		drop_caches
 		dying=$(sed -n 's/^nr_dying_descendants //p' $CG/G/cgroup.stat)
 		lim=$(($(cat $CG/G/memory.current) + (LIMIT_MB << 20)))
@@ -493,7 +507,6 @@ part_dying() {
 	done
 	wr $MBR_SYSFS/remove $CG/G >/dev/null
 	killgroup G
-	rm -f /tmp/dy/*
 	rmgroup G/r G
 	umount /tmp/dy
 }
