@@ -58,6 +58,10 @@ trace_reclaims_start() {
 }
 trace_reclaims_stop() { :; }
 
+quantile() {	# quantile Q FILE: the Q quantile of FILE's numbers, sorted
+	awk -v q="$1" -v n="$(wc -l <"$2")" 'NR == int(n * q) + 1 { print; exit }' "$2"
+}
+
 json() {	# json k v k v ...: one flat JSON object
 	s=
 	while [ $# -ge 2 ]; do
@@ -208,49 +212,36 @@ scen_write() {
 }
 
 # --- latency probe beside a streaming reader ------------------------
-scen_probe() {
+# probe_beside SCENARIO CGROUP CONTENDER REP: the probe in CGROUP while
+# G's reader streams.
+probe_beside() {
 	drop_caches
 	run_in G stream $F 1000 >/dev/null 2>&1 &
 	spid=$!
 	sleep 1
 	snap a
 	trace_reclaims_start
-	run_in G probe $PROBE_S 1000 64 >/tmp/out
+	run_in $2 probe $PROBE_S 1000 64 >/tmp/out
 	n=$(($(trace_reclaims probe) + $(trace_reclaims stream)))
 	trace_reclaims_stop
 	snap b
 	killgroup G
 	wait $spid	# not the user-space agent, which runs on
-	set -- "$1" "$2" $(cat /tmp/out)
-	json scenario probe contender $1 rep $2 direct $n $(deltas) \
-		yields $((${b_yld:-0} - ${a_yld:-0})) ops $4 p50_ns $6 p99_ns $8 p999_ns ${10} max_ns ${12} \
+	set -- "$1" "$3" "$4" $(cat /tmp/out)
+	json scenario $1 contender $2 rep $3 direct $n $(deltas) \
+		yields $((${b_yld:-0} - ${a_yld:-0})) ops $5 p50_ns $7 p99_ns $9 p999_ns ${11} max_ns ${13} \
 		throttled "$(sed -n 's/^nr_throttled //p' $CG/bill/cpu.stat 2>/dev/null)"
 }
+scen_probe() { probe_beside probe G "$@"; }
 
-# --- the same probe in a tenant of its own, beside the group ---------
-# What a group's background reclaim costs a task outside it: the probe
-# runs in tenant/, a cgroup without a limit, while G's reader streams.
+# The same probe in a tenant of its own: what a group's background
+# reclaim costs a task outside it (tenant/, a cgroup without a limit).
 # With CONTENDERS=stock,bgreclaim,billedmax,billed: whether a throttled
 # worker holds up a task it does not reclaim for.
 scen_probeout() {
-	drop_caches
 	mkgroup tenant
-	run_in G stream $F 1000 >/dev/null 2>&1 &
-	spid=$!
-	sleep 1
-	snap a
-	trace_reclaims_start
-	run_in tenant probe $PROBE_S 1000 64 >/tmp/out
-	n=$(($(trace_reclaims probe) + $(trace_reclaims stream)))
-	trace_reclaims_stop
-	snap b
-	killgroup G
-	wait $spid
+	probe_beside probeout tenant "$@"
 	rmgroup tenant
-	set -- "$1" "$2" $(cat /tmp/out)
-	json scenario probeout contender $1 rep $2 direct $n $(deltas) \
-		yields $((${b_yld:-0} - ${a_yld:-0})) ops $4 p50_ns $6 p99_ns $8 p999_ns ${10} max_ns ${12} \
-		throttled "$(sed -n 's/^nr_throttled //p' $CG/bill/cpu.stat 2>/dev/null)"
 }
 
 # --- anonymous memory with zram swap --------------------------------
@@ -322,8 +313,8 @@ part_reaction() {
 		d = (t - ns / 1e9 - w[b[1]]) * 1e6; if (d < 0) d = 0
 		print d; delete w[b[1]] }' $T/trace | sort -n >/tmp/react
 	n=$(wc -l </tmp/react)
-	p() { awk -v q=$1 -v n=$n 'NR == int(n * q) + 1 { print; exit }' /tmp/react; }
-	json scenario reaction contender bgreclaim n $n p50_us "$(p 0.5)" p99_us "$(p 0.99)" max_us "$(tail -n 1 /tmp/react)"
+	json scenario reaction contender bgreclaim n $n p50_us "$(quantile 0.5 /tmp/react)" \
+		p99_us "$(quantile 0.99 /tmp/react)" max_us "$(tail -n 1 /tmp/react)"
 	teardown
 }
 
@@ -465,7 +456,7 @@ dying_make() {	# dying_make FROM TO: dying memcgs d<FROM> .. d<TO - 1> in G
 		done' $CG/G "$1" "$2"
 }
 part_dying() {
-	local have=0 n r d dying lim t
+	local have=0 n r d dying lim t0
 	make_file $F $READ_MB
 	mkdir -p /tmp/dy && mount -t tmpfs dy /tmp/dy
 	mkgroup G && echo +memory >$CG/G/cgroup.subtree_control && mkgroup G/r
@@ -473,14 +464,14 @@ part_dying() {
 	wr $MBR_SYSFS/enabled 1 >/dev/null
 	echo 16384 >$T/buffer_size_kb
 	for n in $DYING; do
-		t=$(date +%s)
+		t0=$(date +%s)
 		dying_make $have $n || diag "dying: cannot make $n dying memcgs"
 		have=$(ls /tmp/dy | wc -l)
 		drop_caches
 		dying=$(sed -n 's/^nr_dying_descendants //p' $CG/G/cgroup.stat)
 		lim=$(($(cat $CG/G/memory.current) + (LIMIT_MB << 20)))
 		echo $lim >$CG/G/memory.max
-		diag "dying: $dying dying memcgs in $(($(date +%s) - t)) s, limit $((lim >> 20))M"
+		diag "dying: $dying dying memcgs in $(($(date +%s) - t0)) s, limit $((lim >> 20))M"
 		r=1
 		while [ $r -le $REPS ]; do
 			drop_caches
@@ -494,11 +485,10 @@ part_dying() {
 			echo 0 >$T/events/memcg_bgreclaim/reclaim/enable
 			sed -n 's/.* reclaim: .* walk_ns=\([0-9]*\) ns=\([0-9]*\).*/\1 \2/p' \
 				$T/trace >/tmp/dy.turns
-			t=$(wc -l </tmp/dy.turns)
-			set -- "$t" $(awk '{ w += $1; s += $2 }
+			cut -d' ' -f1 /tmp/dy.turns | sort -n >/tmp/dy.walks
+			set -- "$(wc -l </tmp/dy.turns)" $(awk '{ w += $1; s += $2 }
 				END { printf "%d %d", NR ? w / NR : 0, NR ? s / NR : 0 }' /tmp/dy.turns) \
-				"$(cut -d' ' -f1 /tmp/dy.turns | sort -n |
-					awk -v n="$t" 'NR == int(n * 0.99) + 1 { print; exit }')"
+				"$(quantile 0.99 /tmp/dy.walks)"
 			json scenario dying contender bgreclaim dying $dying rep $r direct $d $(deltas) \
 				turns $1 walk_ns $2 walk_p99_ns "${4:-0}" reclaim_ns $3 \
 				cpu_per_turn_ns $(($1 ? (b_bgcpu - a_bgcpu) / $1 : 0))
