@@ -84,6 +84,10 @@ struct mbr_group {
 	unsigned long flags;		/* MBR_GROUP_* bits */
 	unsigned long backoff_limit;	/* limit (pages) when backing off */
 	unsigned long backoff_memsw;	/* and v1's memsw limit then */
+	unsigned long backoff_usage;	/* and its usage (pages) then */
+	unsigned int backoff_streak;	/* back-offs without a productive
+					 * turn between; the worker writes
+					 */
 	unsigned int nr_failures;	/* worker only */
 	struct mbr_bucket bucket;	/* cpu_budget's; worker only */
 	u64 throttled_until;		/* ns; no turn before, 0: none */
@@ -112,8 +116,9 @@ struct mbr_group {
 
 /*
  * ->flags: backed off (no worker turn) until the limit changes, usage
- * falls to the stop mark by itself, a task's direct reclaim in the group
- * makes progress, or the group is reconfigured.
+ * falls to the stop mark by itself or grows well past where it backed
+ * off, a task's direct reclaim in the group makes progress, or the group
+ * is reconfigured.
  */
 #define MBR_GROUP_UNRECLAIMABLE	0
 /* ->flags: cpu_budget changed; the worker starts a fresh bucket. */
@@ -126,12 +131,27 @@ struct mbr_group {
 #define MBR_GROUP_CGROUPFS	3
 
 /*
+ * ->flags: a step of MBR_PACE_CHUNK pages took longer than a tick, so
+ * steps bound nothing for this group: its turns go back to one call
+ * while its worker has the CPU to itself (pace.c).
+ */
+#define MBR_GROUP_SLOW_STEPS	4
+
+/*
  * Turns that fail (reclaim much less than asked while above the stop
  * mark) before a group is backed off, as kswapd gives up on a node after
  * MAX_RECLAIM_RETRIES failed runs. A failure counts 1, and only a turn
  * that reclaims at least a quarter of its request resets the count.
  */
 #define MBR_MAX_FAILURES	4
+
+/*
+ * A backed-off group that grows by MBR_BACKOFF_REGROW batches since it
+ * backed off gets another chance, the distance doubling with each
+ * back-off in a row (at most MBR_BACKOFF_STREAK_MAX times; marks.c).
+ */
+#define MBR_BACKOFF_REGROW	4
+#define MBR_BACKOFF_STREAK_MAX	4
 
 /* Tunables and state (main.c). */
 extern bool mbr_enabled;
@@ -249,8 +269,10 @@ unsigned long mbr_folio_margin(struct mem_cgroup *memcg,
 	 HPAGE_PMD_NR + SWAP_CLUSTER_MAX : 0)
 struct mbr_marks mbr_group_marks(struct mbr_group *g,
 				 struct mem_cgroup *memcg);
-bool mbr_group_charged(struct mbr_group *g, struct mem_cgroup *memcg);
+bool mbr_group_charged(struct mbr_group *g, struct mem_cgroup *memcg,
+		       unsigned long pending);
 void mbr_group_backoff(struct mbr_group *g, const struct mbr_headroom *h);
+void mbr_group_progress(struct mbr_group *g);
 bool mbr_group_clear_backoff(struct mbr_group *g);
 
 /* autotune.c: wmark_auto's cycles, observed by the worker turns */
@@ -305,10 +327,16 @@ void mbr_billing_exit(void);
 struct mbr_pace {
 	u64 since;			/* local_clock() at the run's start */
 	unsigned long nr_switches;	/* the worker's, at the last look */
+	u64 call_start;			/* ktime of the reclaim call under way */
+	unsigned long call_switches;	/* the worker's, at its start */
 };
 extern atomic64_t mbr_pace_yields;
 void mbr_pace_init(struct mbr_pace *pace);
 bool mbr_pace_shared(void);
+bool mbr_pace_split(struct mbr_group *g);
+void mbr_pace_call_begin(struct mbr_pace *pace);
+void mbr_pace_call_end(struct mbr_pace *pace, struct mbr_group *g,
+		       unsigned long pages);
 void mbr_pace(struct mbr_pace *pace);
 
 /* reclaim.c: one worker turn on one group */

@@ -62,8 +62,15 @@ void mbr_auto_observe(struct mbr_group *g, const struct mbr_marks *m,
 	/* A limit or configuration change moved the marks: start over. */
 	if (g->auto_peak && m->low != g->auto_wake)
 		g->auto_peak = 0;
-	if (!g->auto_peak)
+	if (!g->auto_peak) {
+		/*
+		 * A cycle starts at the wake mark: one resumed below it, after
+		 * a back-off, says nothing of the headroom.
+		 */
+		if (bytes <= m->low)
+			return;
 		g->auto_wake = m->low;
+	}
 	g->auto_peak = max(g->auto_peak, bytes);
 }
 

@@ -41,7 +41,7 @@ static void mbr_charge_hook(unsigned long ip, unsigned long parent_ip,
 {
 	struct mem_cgroup *memcg;
 	struct mbr_group *g;
-	unsigned int nr;
+	unsigned int nr, pending;
 	int bit;
 
 	if (!READ_ONCE(mbr_enabled) || !atomic_read(&mbr_nr_groups) ||
@@ -58,11 +58,17 @@ static void mbr_charge_hook(unsigned long ip, unsigned long parent_ip,
 		goto out;
 	this_cpu_write(mbr_charged_pages, 0);
 
+	/*
+	 * A charge over the per-CPU stock's batch lands on the counter whole
+	 * (a large folio: 7.x page cache, THP), after this entry hook: judge
+	 * the usage it makes, not the usage before it.
+	 */
+	pending = nr > MEMCG_CHARGE_BATCH ? nr : 0;
 	/* Limits are hierarchical: a charge counts against every ancestor. */
 	rcu_read_lock();
 	for (; memcg && memcg->css.parent; memcg = parent_mem_cgroup(memcg)) {
 		g = mbr_group_find_memcg_rcu(memcg);
-		if (g && mbr_group_charged(g, memcg))
+		if (g && mbr_group_charged(g, memcg, pending))
 			mbr_queue_group(g);
 	}
 	rcu_read_unlock();

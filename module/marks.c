@@ -175,10 +175,26 @@ void mbr_group_backoff(struct mbr_group *g, const struct mbr_headroom *h)
 	if (!g->dead) {
 		WRITE_ONCE(g->backoff_limit, h->limit);
 		WRITE_ONCE(g->backoff_memsw, h->memsw);
+		WRITE_ONCE(g->backoff_usage, h->usage);
+		if (g->backoff_streak < MBR_BACKOFF_STREAK_MAX)
+			WRITE_ONCE(g->backoff_streak, g->backoff_streak + 1);
 		if (!test_and_set_bit(MBR_GROUP_UNRECLAIMABLE, &g->flags))
 			atomic64_inc(&g->stats.unreclaimable);
 	}
 	raw_spin_unlock_irqrestore(&mbr_lock, flags);
+}
+
+/**
+ * mbr_group_progress() - a turn made progress: back-offs are no longer
+ *	in a row
+ * @g: the group
+ *
+ * Context: the worker that has @g.
+ */
+void mbr_group_progress(struct mbr_group *g)
+{
+	if (g->backoff_streak)
+		WRITE_ONCE(g->backoff_streak, 0);
 }
 
 /**
@@ -192,23 +208,46 @@ bool mbr_group_clear_backoff(struct mbr_group *g)
 	return test_and_clear_bit(MBR_GROUP_UNRECLAIMABLE, &g->flags);
 }
 
+/*
+ * The usage (pages) at which a backed-off group gets another chance. A
+ * turn can fail on memory that is reclaimable a moment later: pages the
+ * kernel's reclaim skips while they are locked, as a large folio is from
+ * its charge until its read completes (7.x page cache). What tells such
+ * a group from one with nothing to reclaim is growth: only a group that
+ * keeps being charged holds new pages. No wait in time would: a binary
+ * that refaults in between looks like progress. The distance doubles
+ * with each back-off in a row, so a group whose excess stays protected
+ * or unreclaimable costs a bounded number of turns as it grows.
+ */
+static unsigned long mbr_backoff_regrown(struct mbr_group *g)
+{
+	unsigned long pages = (unsigned long)READ_ONCE(mbr_batch_pages) *
+			      MBR_BACKOFF_REGROW;
+	unsigned int streak = READ_ONCE(g->backoff_streak);
+
+	return READ_ONCE(g->backoff_usage) + (pages << (streak ? streak - 1 : 0));
+}
+
 /**
  * mbr_group_charged() - a charge was seen: should the group be queued?
  * @g: the group
  * @memcg: its memcg
+ * @pending: pages of the charge under way not yet in its usage
  *
  * A backed-off group stays off the queue until something has changed
  * that could make reclaim succeed: its limit (on v1, its memsw limit
- * too), or its usage back at the
- * stop mark by itself. (A task's successful direct reclaim in it also
- * ends the back-off, from the direct-reclaim probe.) A group over its
- * cpu_budget stays off until its period ends.
+ * too), its usage back at the stop mark by itself, or its usage grown
+ * well past where it backed off (mbr_backoff_regrown()). (A task's
+ * successful direct reclaim in it also ends the back-off, from the
+ * direct-reclaim probe.) A group over its cpu_budget stays off until its
+ * period ends.
  *
  * Context: rcu_read_lock() held; any context but NMI.
  * Return: true if it is above its low watermark and should be queued
  *	(the wakeup is traced here, with the marks it was judged by).
  */
-bool mbr_group_charged(struct mbr_group *g, struct mem_cgroup *memcg)
+bool mbr_group_charged(struct mbr_group *g, struct mem_cgroup *memcg,
+		       unsigned long pending)
 {
 	struct mbr_headroom h;
 	struct mbr_marks marks;
@@ -223,15 +262,20 @@ bool mbr_group_charged(struct mbr_group *g, struct mem_cgroup *memcg)
 	mbr_memcg_headroom(memcg, &h);
 	if (h.limit >= PAGE_COUNTER_MAX)
 		return false;
-	usage = (u64)h.usage << PAGE_SHIFT;
+	usage = (u64)(h.usage + pending) << PAGE_SHIFT;
 	marks = mbr_conf_marks(wm, (u64)h.limit << PAGE_SHIFT,
 			       READ_ONCE(g->auto_headroom));
 	if (test_bit(MBR_GROUP_UNRECLAIMABLE, &g->flags)) {
-		if (usage > marks.high &&
-		    h.limit == READ_ONCE(g->backoff_limit) &&
-		    h.memsw == READ_ONCE(g->backoff_memsw))
+		bool same = h.limit == READ_ONCE(g->backoff_limit) &&
+			    h.memsw == READ_ONCE(g->backoff_memsw);
+
+		if (usage > marks.high && same &&
+		    h.usage + pending < mbr_backoff_regrown(g))
 			return false;
 		mbr_group_clear_backoff(g);
+		/* Grown back: the cycle the back-off cut short goes on. */
+		if (same && usage > marks.high)
+			goto wake;
 	}
 	/*
 	 * Above the wake mark is above the stop mark's huge page margin
@@ -239,6 +283,7 @@ bool mbr_group_charged(struct mbr_group *g, struct mem_cgroup *memcg)
 	 */
 	if (usage <= marks.low)
 		return false;
+wake:
 	trace_wakeup(g->id, usage, marks.low, marks.high);
 	return true;
 }

@@ -14,7 +14,7 @@
  * the CPU, while another task is runnable there, yields between two
  * steps of reclaim (and between two turns); while others wait, its
  * steps are MBR_PACE_CHUNK pages, so that the wait behind it is bounded
- * by a step, not by a slice.
+ * by a step, not by a slice (with step_alone, while it is alone too).
  *
  * Why not yield at every step: a yield gives the CPU to whoever is
  * next, a CPU-bound reader of the same group as likely as the waiting
@@ -39,6 +39,10 @@
  * Only yields after which another task did run are counted
  * (worker_yields), so stat shows what the pacing really gave away.
  */
+#include <linux/jiffies.h>
+#include <linux/ktime.h>
+#include <linux/math64.h>
+#include <linux/moduleparam.h>
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
 #include <linux/sched/stat.h>
@@ -47,6 +51,18 @@
 
 /* Yields after which another task ran, for stat (worker_yields). */
 atomic64_t mbr_pace_yields = ATOMIC64_INIT(0);
+
+/*
+ * Off by default: on EEVDF kernels (6.6, RUN_TO_PARITY) a task that
+ * wakes on a worker's CPU during one long call waits for the call to
+ * end, which steps would bound, but a same-run bench found no gain in
+ * the probe's tail (doc/bench.md). Kept for the bench to compare, and
+ * for kernels where that changes.
+ */
+static bool step_alone;
+module_param(step_alone, bool, 0644);
+MODULE_PARM_DESC(step_alone,
+		 "reclaim in steps of 64 pages even while a worker has its CPU to itself (default 0)");
 
 /* Context switches of the current task so far (both kinds). */
 static unsigned long mbr_nr_switches(void)
@@ -73,6 +89,62 @@ void mbr_pace_init(struct mbr_pace *pace)
 bool mbr_pace_shared(void)
 {
 	return !single_task_running();
+}
+
+/**
+ * mbr_pace_split() - may the next call of a turn on @g be a step?
+ * @g: the group
+ *
+ * Always while another task waits for the CPU; while the worker is alone
+ * only with step_alone, and only where steps are short
+ * (mbr_pace_call_end()).
+ */
+bool mbr_pace_split(struct mbr_group *g)
+{
+	return mbr_pace_shared() ||
+	       (READ_ONCE(step_alone) &&
+		!test_bit(MBR_GROUP_SLOW_STEPS, &g->flags));
+}
+
+/**
+ * mbr_pace_call_begin() - a reclaim call starts
+ * @pace: the worker's state
+ */
+void mbr_pace_call_begin(struct mbr_pace *pace)
+{
+	pace->call_switches = mbr_nr_switches();
+	pace->call_start = ktime_get_ns();
+}
+
+/**
+ * mbr_pace_call_end() - learn from a reclaim call on @g how long a step is
+ * @pace: the worker's state
+ * @g: the group
+ * @pages: what the call asked for
+ *
+ * A step exists to bound the wait behind the worker below a tick, where
+ * the scheduler takes the CPU back anyway. Where a step's worth of a
+ * call takes longer on the CPU, a step bounds nothing, and each step pays
+ * the kernel's fixed cost of a call again (one visit per memcg below the
+ * victim, dying ones included): so the group's turns go back to one call
+ * while alone, until a call is again under a tick a step's worth. A call
+ * during which the worker left the CPU tells nothing of its own length,
+ * nor does one under a step.
+ */
+void mbr_pace_call_end(struct mbr_pace *pace, struct mbr_group *g,
+		       unsigned long pages)
+{
+	u64 ns = ktime_get_ns() - pace->call_start;
+
+	if (pages < MBR_PACE_CHUNK ||
+	    mbr_nr_switches() != pace->call_switches)
+		return;
+	if (div64_ul(ns * MBR_PACE_CHUNK, pages) > TICK_NSEC) {
+		if (!test_bit(MBR_GROUP_SLOW_STEPS, &g->flags))
+			set_bit(MBR_GROUP_SLOW_STEPS, &g->flags);
+	} else if (test_bit(MBR_GROUP_SLOW_STEPS, &g->flags)) {
+		clear_bit(MBR_GROUP_SLOW_STEPS, &g->flags);
+	}
 }
 
 /**

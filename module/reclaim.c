@@ -50,6 +50,29 @@ static unsigned long mbr_protection(struct mem_cgroup *memcg)
 }
 
 /*
+ * What a turn may ask of a memcg @room pages above its protection. The
+ * kernel's reclaim takes more than it is asked: it reclaims each LRU
+ * list in SWAP_CLUSTER_MAX batches and checks the target only between
+ * rounds, and what it takes grows in steps (doc/design.md). So a turn
+ * asks for half the room, four batches while the room is under sixteen,
+ * and nothing under eight, so that the last turn stays above the
+ * protection.
+ */
+static unsigned long mbr_room_to_ask(unsigned long room)
+{
+	/*
+	 * A huge page goes whole, however little is asked of it; the THP
+	 * counters, as of the last stats flush, may not show it yet.
+	 */
+	room = room > MBR_FOLIO_MARGIN ? room - MBR_FOLIO_MARGIN : 0;
+	if (room < 8 * SWAP_CLUSTER_MAX)
+		return 0;
+	if (room < 16 * SWAP_CLUSTER_MAX)
+		return 4 * SWAP_CLUSTER_MAX;
+	return room / 2;
+}
+
+/*
  * What @memcg may lose without taking itself or any ancestor up to @top
  * below its protection.
  */
@@ -61,7 +84,11 @@ static unsigned long mbr_slack(struct mem_cgroup *memcg,
 	for (; memcg; memcg = parent_mem_cgroup(memcg)) {
 		usage = page_counter_read(&memcg->memory);
 		prot = mbr_protection(memcg);
-		slack = min(slack, usage > prot ? usage - prot : 0);
+		if (prot)
+			slack = min(slack, usage > prot ?
+				    mbr_room_to_ask(usage - prot) : 0);
+		else
+			slack = min(slack, usage);
 		if (memcg == top)
 			break;
 	}
@@ -232,13 +259,13 @@ static bool mbr_turn_goes_on(struct mbr_group *g, unsigned long stop)
 }
 
 /*
- * @requested pages of @g from @victim: in one call while the worker has
- * its CPU to itself, MBR_PACE_CHUNK pages a step while another task is
- * runnable there, pacing in between (pace.c). A remainder the kernel
- * would round up to SWAP_CLUSTER_MAX anyway is not split off. A step
- * that gets less than a quarter of what it asked for ends the turn; the
- * turn's progress rule judges the sum. Without @may_swap, anonymous
- * memory stays.
+ * @requested pages of @g from @victim: MBR_PACE_CHUNK pages a step while
+ * another task is runnable on the worker's CPU, and with step_alone while
+ * it is not, pacing in between; in one call otherwise (pace.c). A
+ * remainder the kernel would round up to SWAP_CLUSTER_MAX anyway is not
+ * split off. A step that gets less than a quarter of what it asked for
+ * ends the turn; the turn's progress rule judges the sum. Without
+ * @may_swap, anonymous memory stays.
  */
 static unsigned long mbr_reclaim_steps(struct mbr_group *g,
 				       struct mem_cgroup *victim,
@@ -251,11 +278,13 @@ static unsigned long mbr_reclaim_steps(struct mbr_group *g,
 
 	for (;;) {
 		step = requested - reclaimed;
-		split = mbr_pace_shared() &&
-			step >= MBR_PACE_CHUNK + SWAP_CLUSTER_MAX;
+		split = step >= MBR_PACE_CHUNK + SWAP_CLUSTER_MAX &&
+			mbr_pace_split(g);
 		if (split)
 			step = MBR_PACE_CHUNK;
+		mbr_pace_call_begin(pace);
 		got = mbr_reclaim_step(victim, step, may_swap);
+		mbr_pace_call_end(pace, g, step);
 		reclaimed += got;
 		if (!split || reclaimed >= requested || got * 4 < step)
 			return reclaimed;
@@ -308,9 +337,13 @@ bool mbr_reclaim_turn(struct mbr_group *g, struct mbr_pace *pace)
 	if (!victim) {
 		/*
 		 * Only protected memory is left above the mark, or, in a
-		 * walk cut short, in what a turn may look at: a group the
-		 * next turns would walk in vain, as costly every time.
+		 * walk cut short, in what a turn may look at. Below the wake
+		 * mark the cycle ends there, as at the stop mark: the next
+		 * wake is the next cycle. Above it, a group the next turns
+		 * would walk in vain, as costly every time, backs off.
 		 */
+		if ((u64)usage << PAGE_SHIFT <= marks.low)
+			goto idle;
 		mbr_group_backoff(g, &h);
 		goto discard;
 	}
@@ -346,6 +379,8 @@ bool mbr_reclaim_turn(struct mbr_group *g, struct mbr_pace *pace)
 	 * mark failed, even if it freed a few pages (the last file pages
 	 * of a group full of anon without swap: its executables).
 	 */
+	if (reclaimed >= requested / 4)
+		mbr_group_progress(g);
 	if (usage <= stop || reclaimed >= requested / 4) {
 		g->nr_failures = 0;
 	} else if (++g->nr_failures >= MBR_MAX_FAILURES) {

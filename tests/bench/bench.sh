@@ -20,7 +20,11 @@
 # and billed (CONTENDERS=bgreclaim,billedmax,billed): bgreclaim with
 # its worker billed (cpu_cgroup) to a cgroup whose cpu.max is 5% of a
 # CPU, so that it is throttled; billedmax, the same cgroup without a
-# cpu.max, tells the throttling from the worker's own cpu task group.
+# cpu.max, tells the throttling from the worker's own cpu task group;
+# and bgsteps and bgwhole (CONTENDERS=bgwhole,bgsteps,unlimited; the
+# dying scenario runs each of them too): bgreclaim with the module's
+# step_alone parameter 1 and 0, its worker reclaiming in 64-page steps
+# even while alone on its CPU, or in one call a turn then.
 # The module is loaded for every contender, with enabled=0 except for
 # bgreclaim, so that one observer times the stalls of all of them; the
 # stall counts come from the kernel's own memcg reclaim tracepoint.
@@ -133,7 +137,8 @@ setup() {	# setup CONTENDER
 			usleep 10000
 		done
 		;;
-	bgreclaim | billed | billedmax)
+	bgreclaim | billed | billedmax | bgsteps | bgwhole)
+		step_mode $1
 		wr $(grp_dir G)/high_wmark_distance ${HIGHD}m >/dev/null
 		wr $(grp_dir G)/low_wmark_distance ${LOWD}m >/dev/null
 		case $1 in
@@ -149,7 +154,24 @@ setup() {	# setup CONTENDER
 	esac
 }
 
+# The module's step_alone for a contender; its default for the others.
+STEP_P=/sys/module/memcg_bgreclaim/parameters/step_alone
+step_mode() {
+	if [ ! -w $STEP_P ]; then
+		case $1 in
+		bgsteps | bgwhole) diag "bench: $1 needs $STEP_P" ;;
+		esac
+		return
+	fi
+	case $1 in
+	bgsteps) echo 1 ;;
+	bgwhole) echo 0 ;;
+	*) echo "$STEP_DEFAULT" ;;
+	esac >$STEP_P
+}
+
 teardown() {
+	step_mode default
 	if [ -n "$USERLOOP_PID" ]; then
 		kill $USERLOOP_PID
 		wait $USERLOOP_PID 2>/dev/null
@@ -456,7 +478,10 @@ dying_make() {	# dying_make FROM TO: dying memcgs d<FROM> .. d<TO - 1> in G
 		done' $CG/G "$1" "$2"
 }
 part_dying() {
-	local have=0 n r d dying lim t0
+	local have=0 n r d dying lim t0 c modes
+	# bgreclaim, or each of bgsteps and bgwhole asked for
+	modes=$(echo $CONTENDERS | tr ' ' '\n' | grep -x 'bgsteps\|bgwhole' | tr '\n' ' ')
+	modes=${modes:-bgreclaim}
 	make_file $F $READ_MB
 	mkdir -p /tmp/dy && mount -t tmpfs dy /tmp/dy
 	mkgroup G && echo +memory >$CG/G/cgroup.subtree_control && mkgroup G/r
@@ -474,26 +499,30 @@ part_dying() {
 		diag "dying: $dying dying memcgs in $(($(date +%s) - t0)) s, limit $((lim >> 20))M"
 		r=1
 		while [ $r -le $REPS ]; do
-			drop_caches
-			echo >$T/trace
-			echo 1 >$T/events/memcg_bgreclaim/reclaim/enable
-			snap a
-			trace_reclaims_start
-			run_in G/r stream $F 1 >/dev/null
-			d=$(trace_reclaims stream)
-			snap b
-			echo 0 >$T/events/memcg_bgreclaim/reclaim/enable
-			sed -n 's/.* reclaim: .* walk_ns=\([0-9]*\) ns=\([0-9]*\).*/\1 \2/p' \
-				$T/trace >/tmp/dy.turns
-			cut -d' ' -f1 /tmp/dy.turns | sort -n >/tmp/dy.walks
-			set -- "$(wc -l </tmp/dy.turns)" $(awk '{ w += $1; s += $2 }
-				END { printf "%d %d", NR ? w / NR : 0, NR ? s / NR : 0 }' /tmp/dy.turns) \
-				"$(quantile 0.99 /tmp/dy.walks)"
-			json scenario dying contender bgreclaim dying $dying rep $r direct $d $(deltas) \
-				turns $1 walk_ns $2 walk_p99_ns "${4:-0}" reclaim_ns $3 \
-				cpu_per_turn_ns $(($1 ? (b_bgcpu - a_bgcpu) / $1 : 0))
+			for c in $modes; do
+				step_mode $c
+				drop_caches
+				echo >$T/trace
+				echo 1 >$T/events/memcg_bgreclaim/reclaim/enable
+				snap a
+				trace_reclaims_start
+				run_in G/r stream $F 1 >/dev/null
+				d=$(trace_reclaims stream)
+				snap b
+				echo 0 >$T/events/memcg_bgreclaim/reclaim/enable
+				sed -n 's/.* reclaim: .* walk_ns=\([0-9]*\) ns=\([0-9]*\).*/\1 \2/p' \
+					$T/trace >/tmp/dy.turns
+				cut -d' ' -f1 /tmp/dy.turns | sort -n >/tmp/dy.walks
+				set -- "$(wc -l </tmp/dy.turns)" $(awk '{ w += $1; s += $2 }
+					END { printf "%d %d", NR ? w / NR : 0, NR ? s / NR : 0 }' /tmp/dy.turns) \
+					"$(quantile 0.99 /tmp/dy.walks)"
+				json scenario dying contender $c dying $dying rep $r direct $d $(deltas) \
+					turns $1 walk_ns $2 walk_p99_ns "${4:-0}" reclaim_ns $3 \
+					cpu_per_turn_ns $(($1 ? (b_bgcpu - a_bgcpu) / $1 : 0))
+			done
 			r=$((r + 1))
 		done
+		step_mode default
 	done
 	wr $MBR_SYSFS/remove $CG/G >/dev/null
 	killgroup G
@@ -751,6 +780,7 @@ part_auto() {
 
 diag "bench: scenarios $SCENARIOS; contenders $CONTENDERS"
 mbr_load
+STEP_DEFAULT=$(cat $STEP_P 2>/dev/null || echo N)
 for scen in $SCENARIOS; do
 	t0=$(date +%s)
 	part_$scen

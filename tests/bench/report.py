@@ -17,7 +17,7 @@ for line in open(f"{out}/raw.txt"):
         notes.append(line[1:].strip())
 
 kernels = sorted({r["kernel"] for r in runs})
-CONT = ["stock", "memhigh", "userloop", "koordreclaim", "koordlet", "bgreclaim", "billedmax", "billed", "unlimited"]
+CONT = ["stock", "memhigh", "userloop", "koordreclaim", "koordlet", "bgreclaim", "bgwhole", "bgsteps", "billedmax", "billed", "unlimited"]
 
 
 def sel(k, scen, **kw):
@@ -224,14 +224,16 @@ for k in kernels:
         md.append(f"| {n} | {spread(rs, 'ns', 1e6, '{:.1f}')} | {ratio(med(rs, 'ns'), one)} | {med(rs, 'bytes_per_group') or '-'} |")
     if sel(k, "dying"):
         md += ["", "### Dying cgroups below the group (one tmpfs page each; a streaming reader)", "",
-               "| dying memcgs | turns | victim walk µs (p99) | reclaim wall time µs | worker CPU per turn µs | direct reclaims |",
-               "|---:|---:|---:|---:|---:|---:|"]
-        for n in sorted({r["dying"] for r in sel(k, "dying")}):
-            rs = sel(k, "dying", dying=n)
-            a[f"dying/{n}"] = {f: med(rs, f) for f in ("walk_ns", "reclaim_ns", "cpu_per_turn_ns")}
-            md.append(f"| {n} | {spread(rs, 'turns')} | {spread(rs, 'walk_ns', 1e3, '{:.0f}')} "
-                      f"({spread(rs, 'walk_p99_ns', 1e3, '{:.0f}')}) | {spread(rs, 'reclaim_ns', 1e3, '{:.0f}')} "
-                      f"| {spread(rs, 'cpu_per_turn_ns', 1e3, '{:.0f}')} | {spread(rs, 'direct')} |")
+               "| contender | dying memcgs | turns | victim walk µs (p99) | reclaim wall time µs | worker CPU per turn µs | direct reclaims |",
+               "|---|---:|---:|---:|---:|---:|---:|"]
+        for c in CONT:
+            for n in sorted({r["dying"] for r in sel(k, "dying", contender=c)}):
+                rs = sel(k, "dying", dying=n, contender=c)
+                key = f"dying/{n}" if c == "bgreclaim" else f"dying/{c}/{n}"
+                a[key] = {f: med(rs, f) for f in ("walk_ns", "reclaim_ns", "cpu_per_turn_ns", "direct")}
+                md.append(f"| {c} | {n} | {spread(rs, 'turns')} | {spread(rs, 'walk_ns', 1e3, '{:.0f}')} "
+                          f"({spread(rs, 'walk_p99_ns', 1e3, '{:.0f}')}) | {spread(rs, 'reclaim_ns', 1e3, '{:.0f}')} "
+                          f"| {spread(rs, 'cpu_per_turn_ns', 1e3, '{:.0f}')} | {spread(rs, 'direct')} |")
     fair = sel(k, "fairness")
     react = sel(k, "reaction")
     a["fairness"] = fair[0]["jain"] if fair else None
@@ -311,7 +313,8 @@ svg = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" font-f
        '<rect width="100%" height="100%" fill="white"/>',
        '<text x="10" y="20" font-size="15">memcg_bgreclaim vs alternatives (QEMU TCG, group limit 128M)</text>']
 colors = {"stock": "#888", "memhigh": "#e69f00", "userloop": "#56b4e9", "bgreclaim": "#009e73", "unlimited": "#cccccc",
-          "koordreclaim": "#cc79a7", "koordlet": "#d55e00", "billed": "#0072b2", "billedmax": "#f0e442"}
+          "koordreclaim": "#cc79a7", "koordlet": "#d55e00", "billed": "#0072b2", "billedmax": "#f0e442",
+          "bgwhole": "#999933", "bgsteps": "#332288"}
 for i, k in enumerate(kernels):
     y0 = 40 + i * 300
     for j, (key, title, sc, unit) in enumerate((("read", "direct reclaims, seed read", 1, ""),
