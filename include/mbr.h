@@ -336,7 +336,7 @@ bool mbr_pace_shared(void);
 bool mbr_pace_split(struct mbr_group *g);
 void mbr_pace_call_begin(struct mbr_pace *pace);
 void mbr_pace_call_end(struct mbr_pace *pace, struct mbr_group *g,
-		       unsigned long pages);
+		       unsigned long pages, bool split);
 void mbr_pace(struct mbr_pace *pace);
 
 /* reclaim.c: one worker turn on one group */

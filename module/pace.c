@@ -41,7 +41,6 @@
  */
 #include <linux/jiffies.h>
 #include <linux/ktime.h>
-#include <linux/math64.h>
 #include <linux/moduleparam.h>
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
@@ -121,28 +120,30 @@ void mbr_pace_call_begin(struct mbr_pace *pace)
  * @pace: the worker's state
  * @g: the group
  * @pages: what the call asked for
+ * @split: whether it was a step
  *
  * A step exists to bound the wait behind the worker below a tick, where
- * the scheduler takes the CPU back anyway. Where a step's worth of a
- * call takes longer on the CPU, a step bounds nothing, and each step pays
- * the kernel's fixed cost of a call again (one visit per memcg below the
- * victim, dying ones included): so the group's turns go back to one call
- * while alone, until a call is again under a tick a step's worth. A call
- * during which the worker left the CPU tells nothing of its own length,
- * nor does one under a step.
+ * the scheduler takes the CPU back anyway. A step that took longer on
+ * the CPU bounds nothing, and each step pays the kernel's fixed cost of a
+ * call again (one visit per memcg below the victim, dying ones
+ * included): so the group's turns go back to one call while alone, until
+ * a whole call of at least a step takes less than a tick, when a step
+ * would too. A call during which the worker left the CPU tells nothing
+ * of its own length.
  */
 void mbr_pace_call_end(struct mbr_pace *pace, struct mbr_group *g,
-		       unsigned long pages)
+		       unsigned long pages, bool split)
 {
 	u64 ns = ktime_get_ns() - pace->call_start;
 
-	if (pages < MBR_PACE_CHUNK ||
-	    mbr_nr_switches() != pace->call_switches)
+	if (mbr_nr_switches() != pace->call_switches)
 		return;
-	if (div64_ul(ns * MBR_PACE_CHUNK, pages) > TICK_NSEC) {
-		if (!test_bit(MBR_GROUP_SLOW_STEPS, &g->flags))
+	if (split) {
+		if (ns > TICK_NSEC &&
+		    !test_bit(MBR_GROUP_SLOW_STEPS, &g->flags))
 			set_bit(MBR_GROUP_SLOW_STEPS, &g->flags);
-	} else if (test_bit(MBR_GROUP_SLOW_STEPS, &g->flags)) {
+	} else if (pages >= MBR_PACE_CHUNK && ns <= TICK_NSEC &&
+		   test_bit(MBR_GROUP_SLOW_STEPS, &g->flags)) {
 		clear_bit(MBR_GROUP_SLOW_STEPS, &g->flags);
 	}
 }

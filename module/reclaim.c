@@ -284,7 +284,7 @@ static unsigned long mbr_reclaim_steps(struct mbr_group *g,
 			step = MBR_PACE_CHUNK;
 		mbr_pace_call_begin(pace);
 		got = mbr_reclaim_step(victim, step, may_swap);
-		mbr_pace_call_end(pace, g, step);
+		mbr_pace_call_end(pace, g, step, split);
 		reclaimed += got;
 		if (!split || reclaimed >= requested || got * 4 < step)
 			return reclaimed;
