@@ -310,6 +310,7 @@ bool mbr_reclaim_turn(struct mbr_group *g, struct mbr_pace *pace)
 	struct mbr_budget budget;
 	struct mbr_marks marks;
 	u64 start_ns, walk_ns;
+	bool progress;
 
 	if (!READ_ONCE(mbr_enabled) ||
 	    test_bit(MBR_GROUP_UNRECLAIMABLE, &g->flags))
@@ -379,9 +380,10 @@ bool mbr_reclaim_turn(struct mbr_group *g, struct mbr_pace *pace)
 	 * mark failed, even if it freed a few pages (the last file pages
 	 * of a group full of anon without swap: its executables).
 	 */
-	if (reclaimed >= requested / 4)
+	progress = reclaimed >= requested / 4;
+	if (progress)
 		mbr_group_progress(g);
-	if (usage <= stop || reclaimed >= requested / 4) {
+	if (usage <= stop || progress) {
 		g->nr_failures = 0;
 	} else if (++g->nr_failures >= MBR_MAX_FAILURES) {
 		g->nr_failures = 0;
