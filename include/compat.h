@@ -23,13 +23,107 @@
 
 /*
  * Unexported functions are called only through the module's own static
- * calls (symbols.c), which are direct calls only where the architecture
- * patches them: with CONFIG_HAVE_STATIC_CALL (x86-64 since 5.10). The
- * generic fallback is an indirect call through the key, which a CPU
- * enforcing IBT faults on for a sealed function, so refuse to build.
+ * calls (symbols.c). How such a call reaches the function, and what the
+ * function must begin with for it, is the architecture's.
+ *
+ * x86-64: direct calls, patched by CONFIG_HAVE_STATIC_CALL (x86-64 since
+ * 5.10). The generic fallback is an indirect call through the key, which
+ * a CPU enforcing IBT faults on for a sealed function, so refuse to
+ * build without it. A direct call needs no ENDBR: nothing to check.
+ *
+ * arm64: indirect calls. Without CONFIG_HAVE_STATIC_CALL (Debian's arm64
+ * kernels) static_call() is <linux/static_call.h>'s generic
+ * implementation, a call through the key's pointer; arm64's own
+ * <asm/static_call.h> (present in 7.2's and 7.3's headers, not 6.12's)
+ * is a trampoline that branches through a literal ("br x16"). Either way,
+ * where the kernel enforces BTI (CONFIG_ARM64_BTI_KERNEL on a CPU with
+ * FEAT_BTI, kernel text mapped guarded), the target must begin with a
+ * landing pad, or the call takes a Branch Target exception: checked at
+ * load, per function (mbr_check_call_target()). kCFI (CONFIG_CFI_CLANG;
+ * CONFIG_CFI in 7.x's headers) checks a type hash at every indirect call
+ * that the module cannot verify beforehand: refuse to build with it and
+ * no trampoline (Debian builds arm64 with gcc, without kCFI).
  */
+#if defined(CONFIG_X86_64)
 #ifndef CONFIG_HAVE_STATIC_CALL
 #error "memcg_bgreclaim needs CONFIG_HAVE_STATIC_CALL: it calls unexported functions only through direct static calls"
+#endif
+static inline int mbr_check_call_target(const char *name, unsigned long addr,
+					bool force)
+{
+	return 0;
+}
+#elif defined(CONFIG_ARM64)
+#include <linux/uaccess.h>
+#include <asm/cpufeature.h>
+#include <asm/insn.h>
+#if (defined(CONFIG_CFI_CLANG) || defined(CONFIG_CFI)) && \
+	!defined(CONFIG_HAVE_STATIC_CALL)
+#error "memcg_bgreclaim does not support arm64 kCFI without static call trampolines"
+#endif
+
+/*
+ * Whether kernel text is guarded (BTI): CONFIG_ARM64_BTI_KERNEL (5.8,
+ * "arm64: bti: Support building kernel C code using BTI") and a CPU with
+ * the capability, not turned off by arm64.nobti. system_supports_bti()
+ * is the capability on 6.1 (cpus_have_const_cap()) and 6.12/7.3
+ * (cpus_have_final_cap()); the kernel's own system_supports_bti_kernel()
+ * (6.12, 7.3: the same test on the boot CPU's capability) is not in 6.1.
+ */
+static inline bool mbr_bti_enforced(void)
+{
+	return IS_ENABLED(CONFIG_ARM64_BTI_KERNEL) && system_supports_bti();
+}
+
+/*
+ * The instructions an indirect call (blr, or br x16/x17 from a
+ * trampoline) may land on under BTI: bti c, bti jc, and paciasp and
+ * pacibsp, which act as bti c. The hint encodings are <asm/insn.h>'s
+ * (AARCH64_INSN_HINT_BTIC...), the same in 6.1, 6.12 and 7.3;
+ * aarch64_insn_gen_hint() is an out-of-line function in 6.1 (inline in
+ * 6.12 and 7.3), so the hint opcode comes from the inline
+ * aarch64_insn_get_hint_value() that all three have.
+ */
+static inline bool mbr_is_landing_pad(u32 insn)
+{
+	u32 hint = aarch64_insn_get_hint_value();
+
+	return insn == (hint | AARCH64_INSN_HINT_BTIC) ||
+	       insn == (hint | AARCH64_INSN_HINT_BTIJC) ||
+	       insn == (hint | AARCH64_INSN_HINT_PACIASP) ||
+	       insn == (hint | AARCH64_INSN_HINT_PACIBSP);
+}
+
+/*
+ * 0 if the module may call function @name at @addr (its start, from
+ * kallsyms) through a pointer: always where BTI is not enforced (Debian's
+ * arm64 kernels: CONFIG_ARM64_BTI_KERNEL unset); else only if its first
+ * instruction is a landing pad. gcc gives every function that is not
+ * only called directly a bti c ahead of its patchable-entry NOPs; a
+ * kprobe planted on it would show a brk instead (symbols.c checks before
+ * the module's own kprobes are planted). @force: the tests, as if BTI
+ * were enforced. Else -EOPNOTSUPP, with one line.
+ */
+static inline int mbr_check_call_target(const char *name, unsigned long addr,
+					bool force)
+{
+	__le32 insn;
+
+	if (!force && !mbr_bti_enforced())
+		return 0;
+	if (get_kernel_nofault(insn, (__le32 *)addr)) {
+		pr_err("refusing to load: this kernel enforces BTI and the first instruction of %s cannot be read\n",
+		       name);
+		return -EFAULT;
+	}
+	if (mbr_is_landing_pad(le32_to_cpu(insn)))
+		return 0;
+	pr_err("refusing to load: this kernel enforces BTI and %s does not begin with a landing pad (bti c or paciasp; found %08x), so the module cannot call it\n",
+	       name, le32_to_cpu(insn));
+	return -EOPNOTSUPP;
+}
+#else
+#error "memcg_bgreclaim supports x86-64 and arm64 only"
 #endif
 
 /*
@@ -181,10 +275,24 @@ static inline const char *mbr_cgroup_new_name(struct cgroup *cgrp)
 #endif
 
 /*
- * ftrace callback argument access. FTRACE_OPS_FL_SAVE_REGS gives full
- * pt_regs on both x86 kernels we support (DYNAMIC_FTRACE_WITH_REGS);
- * ftrace_regs became opaque in 6.x, so only ftrace_get_regs() is used.
+ * ftrace callback argument access, and the ftrace_ops flags it needs
+ * (MBR_FTRACE_OPS_FL_ARGS, hooks.c).
+ *
+ * CONFIG_DYNAMIC_FTRACE_WITH_REGS (x86-64; arm64 up to 6.1):
+ * FTRACE_OPS_FL_SAVE_REGS gives full pt_regs; ftrace_regs became opaque
+ * in 6.x, so only ftrace_get_regs() is used.
+ *
+ * CONFIG_DYNAMIC_FTRACE_WITH_ARGS alone (arm64 from 6.2, "ftrace: arm64:
+ * move from REGS to ARGS"; 6.3 added WITH_CALL_OPS): an ops that asks
+ * for SAVE_REGS is refused by register_ftrace_function() (-EINVAL) and
+ * ftrace_get_regs() is NULL (arch_ftrace_get_regs()), but x0-x7 are
+ * saved for every callback: ftrace_regs_get_argument(), added with
+ * arm64's WITH_ARGS in 6.2 ("ftrace: abstract DYNAMIC_FTRACE_WITH_ARGS
+ * accesses"), reads them from 6.12's opaque struct __arch_ftrace_regs
+ * as well.
  */
+#if defined(CONFIG_DYNAMIC_FTRACE_WITH_REGS)
+#define MBR_FTRACE_OPS_FL_ARGS	FTRACE_OPS_FL_SAVE_REGS
 static inline unsigned long mbr_ftrace_arg(struct ftrace_regs *fregs,
 					   unsigned int n)
 {
@@ -192,6 +300,16 @@ static inline unsigned long mbr_ftrace_arg(struct ftrace_regs *fregs,
 
 	return regs ? regs_get_kernel_argument(regs, n) : 0;
 }
+#elif defined(CONFIG_DYNAMIC_FTRACE_WITH_ARGS)
+#define MBR_FTRACE_OPS_FL_ARGS	0
+static inline unsigned long mbr_ftrace_arg(struct ftrace_regs *fregs,
+					   unsigned int n)
+{
+	return fregs ? ftrace_regs_get_argument(fregs, n) : 0;
+}
+#else
+#error "memcg_bgreclaim needs CONFIG_DYNAMIC_FTRACE_WITH_REGS or _WITH_ARGS"
+#endif
 
 /*
  * The hooked functions' arguments, read by position (hooks.c), and the
@@ -230,23 +348,34 @@ static inline unsigned long mbr_ftrace_arg(struct ftrace_regs *fregs,
  * Where a return address points when another kretprobe or a
  * function-graph tracer on try_to_free_mem_cgroup_pages() took it
  * first: the real caller is unknown, and the entry counts as a stall,
- * as every entry did before callers were told apart.
+ * as every entry did before callers were told apart. arm64's kretprobes
+ * do not use rethook (6.1 to 7.3): theirs is __kretprobe_trampoline,
+ * so named since 5.15 ("kprobes: treewide: Make it harder to refer
+ * kretprobe_trampoline directly"); return_to_handler is arm64's too.
  */
 #define MBR_RETURN_TRAMPOLINES \
-	"arch_rethook_trampoline", "kretprobe_trampoline", "return_to_handler"
+	"arch_rethook_trampoline", "kretprobe_trampoline", \
+	"__kretprobe_trampoline", "return_to_handler"
 
 /*
- * The address a probed function will return to, read at its entry:
- * x86-64's call pushed it on the stack (as arch_rethook_prepare() reads
- * it).
+ * The address a probed function will return to, read at its entry (a
+ * kprobe on its first instruction, before its prologue): x86-64's call
+ * pushed it on the stack (as arch_rethook_prepare() reads it); arm64's
+ * bl left it in the link register, x30, not yet signed by the
+ * function's paciasp (as arm64's arch_prepare_kretprobe() reads it),
+ * procedure_link_pointer() in 6.1, 6.12 and 7.3.
  */
-#ifndef CONFIG_X86_64
-#error "mbr_entry_return_address() reads x86-64's stack"
-#endif
+#if defined(CONFIG_X86_64)
 static inline unsigned long mbr_entry_return_address(struct pt_regs *regs)
 {
 	return *(unsigned long *)kernel_stack_pointer(regs);
 }
+#elif defined(CONFIG_ARM64)
+static inline unsigned long mbr_entry_return_address(struct pt_regs *regs)
+{
+	return procedure_link_pointer(regs);
+}
+#endif
 
 #define MBR_PROTO_MAX_ARGS	6
 #define MBR_PROTO_TRY_CHARGE_MEMCG \

@@ -170,15 +170,16 @@ struct mbr_hook {
  * module exit while it still runs. It is PERMANENT, so that
  * "sysctl kernel.ftrace_enabled=0" is refused while the module is
  * loaded instead of silently switching it off, and loading with ftrace
- * disabled fails.
+ * disabled fails. MBR_FTRACE_OPS_FL_ARGS: what this kernel's ftrace
+ * needs for mbr_ftrace_arg() (compat.h).
  */
 #define MBR_HOOK_OFFLINE	0
 static struct mbr_hook mbr_hooks[] = {
 	[MBR_HOOK_OFFLINE] = { .name = "mem_cgroup_css_offline",
 	  .ops = { .func = mbr_offline_hook,
-		   .flags = FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_PERMANENT } },
+		   .flags = MBR_FTRACE_OPS_FL_ARGS | FTRACE_OPS_FL_PERMANENT } },
 	{ .name = "try_charge_memcg",
-	  .ops = { .func = mbr_charge_hook, .flags = FTRACE_OPS_FL_SAVE_REGS } },
+	  .ops = { .func = mbr_charge_hook, .flags = MBR_FTRACE_OPS_FL_ARGS } },
 };
 
 /*

@@ -3,14 +3,20 @@
  * Load-time resolution of the unexported kernel functions the module
  * calls, and the static calls through which it calls them.
  *
- * Every such function is called through a static call the module owns:
- * the call sites are direct rel32 calls, patched to the resolved address
- * when the key is updated (as kvm.ko does with its own static calls).
- * Never through a pointer: on a kernel with CONFIG_X86_KERNEL_IBT the
- * ENDBR of every function whose address is never taken is overwritten
- * at boot ("sealed"), on every CPU, and an indirect call to such a
- * function takes a #CP fault on a CPU that enforces IBT. All functions
- * below are sealed in Debian's 6.12. A direct call needs no ENDBR.
+ * Every such function is called through a static call the module owns.
+ * On x86-64 the call sites are direct rel32 calls, patched to the
+ * resolved address when the key is updated (as kvm.ko does with its own
+ * static calls). Never through a pointer: on a kernel with
+ * CONFIG_X86_KERNEL_IBT the ENDBR of every function whose address is
+ * never taken is overwritten at boot ("sealed"), on every CPU, and an
+ * indirect call to such a function takes a #CP fault on a CPU that
+ * enforces IBT. All functions below are sealed in Debian's 6.12. A
+ * direct call needs no ENDBR.
+ *
+ * arm64 has no direct static calls: the call goes through a pointer, and
+ * where the kernel enforces BTI each function must begin with a landing
+ * pad, which mbr_check_call_target() (compat.h) checks before the key is
+ * updated, and refuses the load with one line otherwise.
  *
  * kallsyms_lookup_name() stopped being exported in 5.7; its address is
  * taken from a kprobe planted on it (and removed at once), and it is
@@ -118,6 +124,11 @@ static int mbr_find_kallsyms(void)
 		       kp.addr);
 		return -ENOENT;
 	}
+	/* After unregister_kprobe(): its brk is gone from the first instruction. */
+	ret = mbr_check_call_target(kp.symbol_name, addr,
+				    mbr_should_fail("bti_enforced"));
+	if (ret)
+		return ret;
 	static_call_update(mbr_kallsyms_lookup_name,
 			   (typeof(&kallsyms_lookup_name))addr);
 	return 0;
@@ -127,6 +138,7 @@ static int mbr_resolve_one(const char *name, struct static_call_key *key,
 			   void *tramp)
 {
 	unsigned long a = static_call(mbr_kallsyms_lookup_name)(name);
+	int ret;
 
 	if (!a) {
 		pr_err("cannot resolve %s: symbol not found, refusing to load\n",
@@ -139,8 +151,16 @@ static int mbr_resolve_one(const char *name, struct static_call_key *key,
 		       name, (void *)a);
 		return -ENOENT;
 	}
-	if (key)
-		__static_call_update(key, tramp, (void *)a);
+	if (!key)
+		return 0;
+	/*
+	 * Before any kprobe of the module's own (mbr_hooks_init_observers())
+	 * hides a first instruction behind a brk.
+	 */
+	ret = mbr_check_call_target(name, a, mbr_should_fail("bti_enforced"));
+	if (ret)
+		return ret;
+	__static_call_update(key, tramp, (void *)a);
 	return 0;
 }
 

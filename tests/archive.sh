@@ -1,7 +1,8 @@
 #!/bin/sh
 # An apt configuration of the test harness's own, outside the host's,
 # that reads Debian's other releases (trixie, trixie-security,
-# trixie-backports, sid) for amd64 and arm64: to choose their kernels and
+# trixie-backports, sid) for amd64 and arm64, and the host's own
+# (bookworm, bookworm-security) for its arm64 kernel: to choose their kernels and
 # to look packages up. It never installs on the host. Its lists are
 # refreshed when older than a day. Prints the APT_CONFIG file to use:
 #   APT_CONFIG=$(sh tests/archive.sh) apt-cache madison linux-headers-amd64
@@ -20,6 +21,8 @@ deb [signed-by=$key] $mirror trixie main
 deb [signed-by=$key] $mirror trixie-backports main
 deb [signed-by=$key] $mirror sid main
 deb [signed-by=$key] ${mirror%/debian}/debian-security trixie-security main
+deb [signed-by=$key] $mirror bookworm main
+deb [signed-by=$key] ${mirror%/debian}/debian-security bookworm-security main
 EOS
 cat >"$d/apt.conf.new" <<EOS
 Dir::Etc::SourceList "$d/etc/sources.list";

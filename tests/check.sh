@@ -22,6 +22,10 @@
 #       stock and with the module
 #     generic 6.1 with the cgroup v1 memory controller: the mechanism cases
 #     smoke kernels: a smoke set (tests/cases/smoke.list)
+#     arm64 (qemu-system-aarch64 -M virt): the generic arm64 kernels of
+#       trixie's 6.12 and the newest 7.x, cross-built with their
+#       release's aarch64 gcc: tests/cases/smoke-arm64.list (every case,
+#       cloud-arm64 and sid's too, in check-matrix)
 #     the IBT-enforcing emulator (bochs, tests/ibt/run.sh) on the full
 #       6.12 (stock 7.x panics at boot in Bochs 2.7, see below)
 #     the .ko DKMS installed from the package, on the newest 7.x
@@ -67,16 +71,15 @@ sh "$MBR_TOP/tests/setup.sh" || { echo "not ok - setup: installing the test pack
 sh "$MBR_TOP/tests/unit.sh" | emit
 
 # Static helpers for the guest (busybox has no errno-exact writer), and
-# the command line (make tools), which the guests run too.
-mkdir -p "$MBR_BUILD/helpers"
-gcc -static -O2 -Wall -Wextra -Werror -I"$MBR_TOP/include" -o "$MBR_BUILD/helpers/memcg-bgreclaim" \
-	"$MBR_TOP/tools/memcg-bgreclaim.c" &&
-	echo "ok - tools: memcg-bgreclaim builds, statically linked" | emit ||
-	echo "not ok - tools: memcg-bgreclaim builds, statically linked" | emit
-for c in "$MBR_TOP"/tests/helpers/*.c; do
-	gcc -static -O2 -Wall -Werror -o "$MBR_BUILD/helpers/$(basename "$c" .c)" "$c" ||
-		echo "not ok - helpers: build $(basename "$c")" | emit
-done
+# the command line (make tools), which the guests run too: for amd64,
+# and for arm64 with Debian's cross gcc.
+for arch in amd64 arm64; do
+	if bad=$(mbr_build_helpers $arch 2>&1 >/dev/null); then
+		echo "ok - tools: memcg-bgreclaim and the guest helpers build for $arch, statically linked"
+	else
+		echo "not ok - tools: memcg-bgreclaim and the guest helpers build for $arch, statically linked ($(echo $bad | tail -c 200))"
+	fi
+done | emit
 
 # wanted CASE: the suite runs CASE (every case unless MBR_CASES names some).
 wanted() { [ -z "${MBR_CASES:-}" ] || echo " $MBR_CASES " | grep -q " $1 "; }
@@ -109,10 +112,24 @@ all_cases=$(cd "$MBR_TOP/tests/cases" && ls *.sh | sed 's/\.sh$//' |
 smoke_cases=$(grep -v '^#' "$MBR_TOP/tests/cases/smoke.list" | tr '\n' ',' | sed 's/,$//')
 v1_cases=$(grep -v '^#' "$MBR_TOP/tests/cases/cgroup_v1.list" 2>/dev/null | tr '\n' ',' | sed 's/,$//')
 
+arm64_smoke_cases=$(grep -v '^#' "$MBR_TOP/tests/cases/smoke-arm64.list" | tr '\n' ',' | sed 's/,$//')
+# arch_cases KREL LIST: LIST less the cases of the other architecture:
+# static_calls (x86's direct calls) on arm64, landing_pads on x86, and on
+# arm64 the kernel's selftests (not cross-built yet).
+arch_cases() {
+	case $1 in
+	*-arm64) drop="static_calls memcg_selftests" ;;
+	*) drop=landing_pads ;;
+	esac
+	for c in $(echo "$2" | tr , ' '); do
+		echo " $drop " | grep -q " $c " || printf '%s,' "$c"
+	done | sed 's/,$//'
+}
+
 # job TAG KREL CPUS DISK_MB CASES [KERNEL ARGS]: one guest, in the list
 # (longest first: the list is written in that order).
 job() {
-	cases=$(only "$5")
+	cases=$(only "$(arch_cases "$2" "$5")")
 	[ -n "$cases" ] || return 0
 	tag=$1 krel=$2 cpus=$3 disk=$4
 	shift 5
@@ -141,14 +158,19 @@ if [ -n "${MBR_DEBUG:-}" ]; then
 	smoke=
 else
 	all=$(sh "$MBR_TOP/tests/kernels.sh" all)
+	# arm64: trixie's 6.12 and the newest 7.x, generic, in make check.
+	arm=$(sh "$MBR_TOP/tests/kernels.sh" "arm64 cloud-arm64")
 	# The newest 7.x: the highest version of trixie-backports and sid.
 	new=$(echo "$all" | awk '$1 !~ /^6\./ { print $2 }' | sort -V | tail -n 1)
 	full=$(echo "$all" | awk -v n="$new" '$3 == "amd64" &&
 		(($1 == "6.1" && $4 == "bookworm") || ($1 == "6.12" && $4 == "trixie") ||
 		$2 == n) { print $2 "-" $3 }')
 	krels=$(echo "$all" | awk '{ print $2 "-" $3 }')
+	armk=$(echo "$arm" | awk '{ print $2 "-" $3 }')
+	armsmoke=
 	if [ -n "${MBR_MATRIX:-}" ]; then
-		generic=$krels
+		generic="$krels $armk"
+		krels=$generic
 		smoke=
 	else
 		generic=$full
@@ -158,12 +180,15 @@ else
 			($4 == "bookworm" && $3 == "rt-amd64") ||
 			($2 == n && $3 == "rt-amd64")) { print $2 "-" $3 }' |
 			grep -vxF "$full")
-		krels="$generic $smoke"
+		armsmoke=$(echo "$arm" | awk -v n="$new" '$3 == "arm64" &&
+			(($1 == "6.12" && $4 == "trixie") || $2 == n) { print $2 "-" $3 }')
+		krels="$generic $smoke $armsmoke"
 	fi
 	newest=$(echo "$generic" | grep "^$new-amd64\$")
 fi
 echo "# kernels, full suite: $(echo $generic)"
 echo "# kernels, smoke set: $(echo ${smoke:-none})"
+echo "# kernels, arm64 smoke set: $(echo ${armsmoke:-none})"
 
 # build_kernel KREL: the module for KREL, its W=1 and IBT checks, the
 # fault-injection variant and the kernel's selftests where wanted, and
@@ -183,13 +208,17 @@ build_kernel() {
 	if [ "$w" = 0 ]; then r=ok; else r="not ok"; fi
 	echo "$r - build[$krel]: W=1 build has no warnings ($w)"
 	grep -i 'warning' "$MBR_BUILD/ko-$krel/build.log" | head -n 20 | sed 's/^/#   /'
-	# No indirect branch can reach a resolved function (IBT).
-	python3 "$MBR_TOP/tests/static_calls.py" "$krel" "$MBR_BUILD/ko-$krel" "$(mbr_kroot "$krel")"
+	# No indirect branch can reach a resolved function (IBT; arm64's
+	# calls are indirect, their landing pads checked in the guest).
+	arch=$(mbr_krel_arch "$krel")
+	[ "$arch" = arm64 ] ||
+		python3 "$MBR_TOP/tests/static_calls.py" "$krel" "$MBR_BUILD/ko-$krel" "$(mbr_kroot "$krel")"
 
 	# (DKMS builds for every kernel are tested by the package.)
-	# The fault-injection variant, for every kernel that runs fault_paths.
+	# The fault-injection variant, for every kernel that runs fault_paths
+	# or landing_pads.
 	MBR_FI_KO=
-	if echo "$generic" | grep -qx "$krel"; then
+	if [ "$arch" = arm64 ] || echo "$generic" | grep -qx "$krel"; then
 		MBR_FI_KO=$(mbr_build_ko "$krel" fi) ||
 			echo "not ok - build[$krel]: fault-injection variant builds"
 	fi
@@ -210,14 +239,16 @@ build_kernel() {
 	fi
 	export MBR_GUEST_ENV
 	MBR_SELFTESTS=
-	if [ -z "${MBR_DEBUG:-}" ] && wanted memcg_selftests &&
+	if [ -z "${MBR_DEBUG:-}" ] && [ "$arch" != arm64 ] && wanted memcg_selftests &&
 		echo "$generic" | grep -qx "$krel"; then
 		# The kernel's memcg selftests of this kernel's series (cached).
 		MBR_SELFTESTS=$(MBR_KROOT=$(mbr_kroot "$krel") sh "$MBR_TOP/tests/selftests/build.sh" "$krel") ||
 			echo "not ok - build[$krel]: the kernel's memcg selftests build"
 	fi
 	export MBR_SELFTESTS
-	if ! MBR_KROOT=$(mbr_kroot "$krel") sh "$MBR_TOP/tests/vm/mkinitramfs.sh" "$krel" "$ko" "$MBR_BUILD/helpers" \
+	helpers=$MBR_BUILD/helpers
+	[ "$arch" = arm64 ] && helpers=$helpers-arm64
+	if ! MBR_KROOT=$(mbr_kroot "$krel") sh "$MBR_TOP/tests/vm/mkinitramfs.sh" "$krel" "$ko" "$helpers" \
 		"$MBR_BUILD/initrd-$krel.gz"; then
 		echo "not ok - vm[$krel]: initramfs builds"
 		return 1
@@ -245,7 +276,7 @@ for krel in $generic; do
 	[ "$rc" = 0 ] && built="$built $krel"
 done
 # The smoke kernels are built by their jobs.
-built="$built $smoke"
+built="$built $smoke $armsmoke"
 has() { echo " $built " | grep -q " $1 "; }
 
 # selftests KREL...: the kernel's memcg selftests guest of each (a
@@ -281,6 +312,10 @@ for krel in $generic; do
 done
 for krel in $smoke; do
 	cases=$(only "$smoke_cases")
+	[ -n "$cases" ] && echo "vmb smoke $krel 2 4096 $cases" >>"$JOBS/list"
+done
+for krel in $armsmoke; do
+	cases=$(only "$arm64_smoke_cases")
 	[ -n "$cases" ] && echo "vmb smoke $krel 2 4096 $cases" >>"$JOBS/list"
 done
 # The memory controller on cgroup v1 (6.1 only: 6.12 has no

@@ -14,7 +14,14 @@
 #   chroot.sh kernel RELEASE KREL     install kernel KREL's headers, image
 #                                     and modules (once), print the path
 #
-# RELEASE: trixie (trixie, trixie-security, trixie-backports) or sid;
+# An arm64 kernel (KREL ending in -arm64) is built there with the
+# release's cross compiler, the one its headers' .kernelvariables name
+# (aarch64-linux-gnu-gcc-N), and the release's amd64 kbuild; its arm64
+# packages are unpacked into the chroot with dpkg-deb, not installed:
+# their dependencies (an arm64 gcc) would replace the chroot's own.
+#
+# RELEASE: trixie (trixie, trixie-security, trixie-backports), sid, or
+# bookworm (the host's own, for its arm64 kernel's cross toolchain);
 # trixie-backports is taken as trixie, whose chroot has it enabled.
 # The chroot's apt reads Debian's archive, a dated snapshot, so sid's
 # Release files are taken even when they read as expired.
@@ -36,6 +43,10 @@ sources() {
 		echo "deb ${mirror%/debian}/debian-security trixie-security main"
 		;;
 	sid) echo "deb $mirror sid main" ;;
+	bookworm)
+		echo "deb $mirror bookworm main"
+		echo "deb ${mirror%/debian}/debian-security bookworm-security main"
+		;;
 	*) echo "chroot.sh: unknown release '$rel'" >&2; exit 2 ;;
 	esac
 }
@@ -74,6 +85,52 @@ make_root() {
 	touch "$root/.mbr-complete"
 }
 
+# arm64_kernel KREL: the cross toolchain and the kernel's native
+# dependencies (headers-common, kbuild) installed, its arm64 packages
+# unpacked and its modules.dep made; once, remembered by a stamp.
+arm64_kernel() {
+	stamp=$root/.mbr-kernel-$1
+	[ -f "$stamp" ] && { echo "$root"; return 0; }
+	conf=$(sh "$here/archive.sh")
+	deps=$(APT_CONFIG=$conf apt-cache show "linux-headers-$1:arm64" | sed -n 's/^Depends: //p' | head -n 1)
+	gccv=$(echo "$deps" | grep -o 'gcc-[0-9][0-9]*' | head -n 1)
+	native=$(echo "$deps" | tr ',' '\n' | sed -n 's/^ *\(linux-headers-[^ ]*-common\|linux-kbuild-[^ ]*\).*/\1/p')
+	[ -n "$gccv" ] && [ -n "$native" ] || { echo "chroot.sh: no arm64 headers for $1 in $rel" >&2; exit 1; }
+	pkgs=linux-headers-$1
+	if APT_CONFIG=$conf apt-cache show "linux-binary-$1:arm64" >/dev/null 2>&1; then
+		pkgs="$pkgs linux-base-$1 linux-binary-$1 linux-modules-$1"
+	else
+		pkgs="$pkgs linux-image-$1-unsigned"
+	fi
+	# shellcheck disable=SC2086
+	sh "$here/chroot.sh" ensure "$rel" "$gccv-aarch64-linux-gnu" binutils-aarch64-linux-gnu $native >/dev/null
+	debs=$MBR_CACHE/arm64/debs
+	mkdir -p "$debs"
+	echo "# chroot: unpacking the arm64 $1 in $rel" >&2
+	# Unpacked aside, then merged into /usr: tar would replace the
+	# chroot's lib -> usr/lib symlink by a package's ./lib directory.
+	x=$root/tmp/mbr-arm64-$1
+	rm -rf "$x"
+	mkdir -p "$x"
+	for p in $pkgs; do
+		ls "$debs/${p}_"*_arm64.deb >/dev/null 2>&1 ||
+			(cd "$debs" && APT_CONFIG=$conf apt-get -q -o APT::Sandbox::User=root download "$p:arm64" >/dev/null) ||
+			{ echo "chroot.sh: cannot download $p:arm64" >&2; exit 1; }
+		dpkg-deb -x "$(ls "$debs/${p}_"*_arm64.deb | sort -V | tail -n 1)" "$x"
+	done
+	for d in lib bin sbin; do
+		[ -d "$x/$d" ] || continue
+		mkdir -p "$x/usr/$d"
+		cp -a "$x/$d/." "$x/usr/$d/"
+		rm -rf "${x:?}/$d"
+	done
+	cp -a "$x/." "$root/"
+	rm -rf "$x"
+	inside depmod "$1"
+	touch "$stamp"
+	echo "$root"
+}
+
 case $mode in
 root) echo "$root" ;;
 ensure)
@@ -100,6 +157,11 @@ kernel)
 	# the image and modules are linux-binary-* and linux-modules-*.
 	# Before, linux-headers-* pulls linux-image-*.
 	krel=$1
+	case $krel in *-arm64)
+		arm64_kernel "$krel"
+		exit 0
+		;;
+	esac
 	pkgs=linux-headers-$krel
 	if APT_CONFIG=$(sh "$here/archive.sh") apt-cache show "linux-binary-$krel" >/dev/null 2>&1; then
 		pkgs="$pkgs linux-binary-$krel linux-modules-$krel"

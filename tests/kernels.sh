@@ -9,7 +9,10 @@
 #   trixie-backports  the kernel of its linux-headers-<flavour>
 #   sid               likewise (sid's newest)
 # and each in the flavours amd64 (generic), cloud-amd64 (Debian's cloud
-# images) and rt-amd64 (PREEMPT_RT). The other releases are read
+# images) and rt-amd64 (PREEMPT_RT). The flavours arm64 and cloud-arm64
+# are asked for by name ("all" is amd64's): bookworm's 6.1 (generic
+# only), trixie's and later releases' arm64 kernels, cross-built in a
+# chroot of their release and booted under qemu-system-aarch64. The other releases are read
 # through tests/archive.sh's apt configuration and built and booted
 # from their chroots (tests/chroot.sh).
 #
@@ -58,11 +61,12 @@ bookworm() {
 other() {
 	case $1 in
 	trixie) suites="trixie trixie-security" ;;
+	bookworm) suites="bookworm bookworm-security" ;;
 	*) suites=$1 ;;
 	esac
 	ver=$(for s in $suites; do
 		APT_CONFIG=$conf apt-cache madison "linux-headers-$2" |
-			awk -v s="$s/main" -v a=amd64 '$6 == s && $7 == a { print $3 }'
+			awk -v s="$s/main" -v a="${2##*-}" '$6 == s && $7 == a { print $3 }'
 	done | sort -V | tail -n 1)
 	krel=$( [ -z "$ver" ] || APT_CONFIG=$conf apt-cache show "linux-headers-$2=$ver" |
 		sed -n "s/^Depends:.*linux-headers-\([0-9][^ ,]*\)-$2\( \|,\|\$\).*/\1/p" | head -n 1)
@@ -74,7 +78,18 @@ conf=
 for r in $releases; do
 	for f in $flavours; do
 		case $r in
-		bookworm) bookworm 6.1 "$f"; bookworm 6.12 "$f" ;;
+		bookworm)
+			case $f in
+			cloud-arm64) continue ;;	# the issue's matrix: generic 6.1
+			arm64)
+				[ -n "$conf" ] || conf=$(sh "$here/archive.sh")
+				other bookworm "$f"
+				continue
+				;;
+			esac
+			bookworm 6.1 "$f"
+			bookworm 6.12 "$f"
+			;;
 		*)
 			[ -n "$conf" ] || conf=$(sh "$here/archive.sh")
 			other "$r" "$f"

@@ -10,16 +10,28 @@ mbr_test_krels() {
 # The Debian release of a test kernel: bookworm (the host's), trixie,
 # trixie-backports or sid. mbr_krel_release KREL
 mbr_krel_release() {
-	"$MBR_TOP/tests/kernels.sh" all | awk -v k="$1" '$2 "-" $3 == k { print $4 }'
+	fl=all
+	[ "$(mbr_krel_arch "$1")" = arm64 ] && fl="arm64 cloud-arm64"
+	"$MBR_TOP/tests/kernels.sh" "$fl" | awk -v k="$1" '$2 "-" $3 == k { print $4 }'
+}
+
+# The architecture of a test kernel: arm64 or amd64. mbr_krel_arch KREL
+mbr_krel_arch() {
+	case $1 in
+	*-arm64) echo arm64 ;;
+	*) echo amd64 ;;
+	esac
 }
 
 # The chroot (tests/chroot.sh) a test kernel is built and booted from:
 # trixie for trixie's and trixie-backports' kernels, sid for sid's;
-# nothing for the host's own release. mbr_krel_chroot KREL
+# nothing for the host's own release's amd64 kernels, a bookworm chroot
+# for its arm64 one (its cross toolchain stays off the host). mbr_krel_chroot KREL
 mbr_krel_chroot() {
 	rel=$(mbr_krel_release "$1")
 	case $rel in
-	bookworm | "") ;;
+	"") ;;
+	bookworm) [ "$(mbr_krel_arch "$1")" = amd64 ] || echo bookworm ;;
 	*) echo "${rel%-backports}" ;;
 	esac
 }
@@ -58,6 +70,13 @@ mbr_build_ko() {
 	(cd "$MBR_TOP" && cp -r Kbuild Makefile VERSION module sysfs include "$dir/")
 	set -- make -j"$(nproc)" W=1 MBR_FAULT_INJECT="$([ "$variant" = fi ] && echo 1)" \
 		MBR_VERSION="$(cat "$MBR_TOP/VERSION")" modules
+	# arm64: cross-built, with the gcc its headers' .kernelvariables name
+	# (which set ARCH and CROSS_COMPILE themselves from 6.12 on).
+	cross=
+	if [ "$(mbr_krel_arch "$krel")" = arm64 ]; then
+		cross=aarch64-linux-gnu-
+		set -- "$@" ARCH=arm64 CROSS_COMPILE=$cross
+	fi
 	rel=$(mbr_krel_chroot "$krel")
 	if [ -z "${MBR_KDIR:-}" ] && [ -n "$rel" ]; then
 		root=$(mbr_kroot "$krel") || return 1
@@ -65,8 +84,8 @@ mbr_build_ko() {
 		rm -rf "$root$inner"
 		cp -r "$dir" "$root$inner"
 		sh "$MBR_TOP/tests/chroot.sh" run "$rel" sh -c \
-			'k=$1 d=$2; shift 2; gcc --version | head -n 1 >"$d/gcc"; "$@" -C "/lib/modules/$k/build" M="$d" >"$d/build.log" 2>&1' \
-			sh "$krel" "$inner" "$@"
+			'k=$1 d=$2 cc=$3; shift 3; $cc --version | head -n 1 >"$d/gcc"; "$@" -C "/lib/modules/$k/build" M="$d" >"$d/build.log" 2>&1' \
+			sh "$krel" "$inner" "$(mbr_kernel_cc "$krel" "$cross")" "$@"
 		rc=$?
 		rm -rf "$dir"
 		mv "$root$inner" "$dir"
@@ -75,8 +94,53 @@ mbr_build_ko() {
 		gcc --version | head -n 1 >"$dir/gcc"
 		"$@" -C "${MBR_KDIR:-/lib/modules/$krel/build}" M="$dir" >"$dir/build.log" 2>&1 || return 1
 	fi
-	strip --strip-debug -o "$dir/memcg_bgreclaim.stripped.ko" "$dir/memcg_bgreclaim.ko"
+	"${cross}strip" --strip-debug -o "$dir/memcg_bgreclaim.stripped.ko" "$dir/memcg_bgreclaim.ko"
 	echo "$dir/memcg_bgreclaim.stripped.ko"
+}
+
+# The compiler a kernel's build uses, as its headers' .kernelvariables
+# names it (gcc-14, aarch64-linux-gnu-gcc-14), else CROSSgcc.
+# mbr_kernel_cc KREL [CROSS]
+mbr_kernel_cc() {
+	kv=$(mbr_kroot "$1")/usr/src/linux-headers-$1/.kernelvariables
+	v=$(sed -n 's/^ *CC *=.*\$(CROSS_COMPILE)gcc\(-[0-9]*\).*/\1/p' "$kv" 2>/dev/null | head -n 1)
+	echo "${2:-}gcc$v"
+}
+
+# The static guest helpers (busybox has no errno-exact writer) and the
+# CLI, built for ARCH (amd64, or arm64 with Debian's cross gcc) into
+# $MBR_BUILD/helpers or helpers-arm64; prints the directory, and on a
+# failure the name of the helper that did not build, on stderr.
+# mbr_build_helpers ARCH
+mbr_build_helpers() {
+	d=$MBR_BUILD/helpers cc=gcc
+	[ "$1" = arm64 ] && d=$d-arm64 cc=aarch64-linux-gnu-gcc
+	command -v $cc >/dev/null || sh "$MBR_TOP/tests/setup.sh" >&2
+	mkdir -p "$d"
+	$cc -static -O2 -Wall -Wextra -Werror -I"$MBR_TOP/include" -o "$d/memcg-bgreclaim" \
+		"$MBR_TOP/tools/memcg-bgreclaim.c" || { echo "memcg-bgreclaim" >&2; return 1; }
+	for c in "$MBR_TOP"/tests/helpers/*.c; do
+		$cc -static -O2 -Wall -Werror -o "$d/$(basename "$c" .c)" "$c" ||
+			{ basename "$c" >&2; return 1; }
+	done
+	echo "$d"
+}
+
+# The busybox a guest of ARCH runs: the host's for amd64, Debian's
+# busybox-static for arm64 (downloaded once). mbr_busybox ARCH
+mbr_busybox() {
+	[ "$1" = arm64 ] || { echo /bin/busybox; return 0; }
+	bb=$MBR_CACHE/arm64/busybox
+	if [ ! -x "$bb" ]; then
+		t=$(mktemp -d)
+		(cd "$t" && APT_CONFIG=$(sh "$MBR_TOP/tests/archive.sh") apt-get -q -o APT::Sandbox::User=root download busybox-static:arm64 >/dev/null &&
+			dpkg-deb -x busybox-static_*_arm64.deb x) || { rm -rf "$t"; return 1; }
+		mkdir -p "$MBR_CACHE/arm64"
+		cp "$t/x/bin/busybox" "$bb.new" 2>/dev/null || cp "$t/x/usr/bin/busybox" "$bb.new"
+		mv "$bb.new" "$bb"
+		rm -rf "$t"
+	fi
+	echo "$bb"
 }
 
 # The build tree of an entry point that honours MBR_BUILD (check.sh,

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Install, as root on Debian 12, every package the test harness needs and
-# that is not installed yet: the QEMU/busybox tool set, bochs and the ISO
+# that is not installed yet: the QEMU/busybox tool set (x86 and arm64,
+# with the arm64 cross gcc of the static guest helpers), bochs and the ISO
 # tools of the IBT check, and, for each test kernel of tests/kernels.sh
 # of the host's own release (every flavour), its unsigned image and its
 # headers; the package build tools of make deb (dh-dkms, debhelper,
@@ -16,7 +17,7 @@ if [ "${1:-}" = only ]; then
 	want="$*"
 	set --
 else
-	want="qemu-system-x86 busybox-static kmod e2fsprogs dkms cpio gcc make libc6-dev xz-utils zstd perl binutils python3 linux-source-6.12 linux-source-6.1 bochs bochsbios vgabios isolinux syslinux-common xorriso dh-dkms debhelper dpkg-dev fakeroot openssl git mmdebstrap"
+	want="qemu-system-x86 qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross binutils-aarch64-linux-gnu busybox-static kmod e2fsprogs dkms cpio gcc make libc6-dev xz-utils zstd perl binutils python3 linux-source-6.12 linux-source-6.1 bochs bochsbios vgabios isolinux syslinux-common xorriso dh-dkms debhelper dpkg-dev fakeroot openssl git mmdebstrap"
 	for krel in $("$here/kernels.sh" all bookworm | awk '{print $2 "-" $3}'); do
 		want="$want linux-image-$krel-unsigned linux-headers-$krel"
 	done

@@ -13,6 +13,8 @@ set -eu
 krel=$1 ko=$2 helpers=$3 out=$4
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
+MBR_TOP=$top
+. "$top/tests/lib-host.sh"
 moddir=${MBR_KROOT:-}/lib/modules/$krel
 root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT
@@ -20,7 +22,7 @@ chmod 755 "$root"	# the guest's /, traversed by the unprivileged tests too
 
 mkdir -p "$root/bin" "$root/sbin" "$root/proc" "$root/sys" "$root/dev" \
 	"$root/tmp" "$root/mnt" "$root/kmod" "$root/tests" "$root/etc"
-cp /bin/busybox "$root/bin/busybox"
+cp "$(mbr_busybox "$(mbr_krel_arch "$krel")")" "$root/bin/busybox"
 for t in sh mount mkdir cat echo; do ln -s busybox "$root/bin/$t"; done
 
 # deps: the modules in load order, dependencies first, from modules.dep.
