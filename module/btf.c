@@ -10,10 +10,13 @@
  *
  * The BTF is read in place, between __start_BTF and __stop_BTF (found
  * through kallsyms: data, never called), so nothing here depends on
- * the BPF subsystem's unexported helpers.
+ * the BPF subsystem's unexported helpers. kallsyms lists data only with
+ * CONFIG_KALLSYMS_ALL, which Debian's 6.1 arm64 kernel lacks: there, a
+ * copy is read from /sys/kernel/btf/vmlinux instead.
  */
 #include <linux/btf.h>
 #include <linux/kallsyms.h>
+#include <linux/kernel_read_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/vmalloc.h>
@@ -229,6 +232,34 @@ static int mbr_proto_check(const struct mbr_btf *b, const struct mbr_proto *p)
 	return 0;
 }
 
+#define MBR_BTF_FILE	"/sys/kernel/btf/vmlinux"
+
+/*
+ * The kernel's BTF, from @start to @end: in place, or in *@copy (to be
+ * vfree()d) read from MBR_BTF_FILE when kallsyms has no __start_BTF.
+ */
+static int mbr_btf_blob(const u8 **start, const u8 **end, void **copy)
+{
+	size_t size;
+	ssize_t n;
+
+	*copy = NULL;
+	*start = (const u8 *)mbr_kallsyms_lookup("__start_BTF");
+	*end = (const u8 *)mbr_kallsyms_lookup("__stop_BTF");
+	if (*start && *end > *start && !mbr_should_fail("btf_kallsyms"))
+		return 0;
+	n = kernel_read_file_from_path(MBR_BTF_FILE, 0, copy, INT_MAX, &size,
+				       READING_UNKNOWN);
+	if (n <= 0) {
+		vfree(*copy);
+		*copy = NULL;
+		return n < 0 ? n : -ENODATA;
+	}
+	*start = *copy;
+	*end = *start + n;
+	return 0;
+}
+
 /**
  * mbr_btf_check() - check every pinned prototype against the kernel's BTF
  *
@@ -236,14 +267,16 @@ static int mbr_proto_check(const struct mbr_btf *b, const struct mbr_proto *p)
  */
 int mbr_btf_check(void)
 {
-	const u8 *start = (const u8 *)mbr_kallsyms_lookup("__start_BTF");
-	const u8 *end = (const u8 *)mbr_kallsyms_lookup("__stop_BTF");
+	const u8 *start, *end;
 	struct mbr_btf b = { };
+	void *copy;
 	unsigned int i;
 	int ret;
 
-	if (!start || !end || end <= start) {
-		pr_err("refusing to load: this kernel has no BTF (CONFIG_DEBUG_INFO_BTF) to check the prototypes of the functions the module hooks\n");
+	ret = mbr_btf_blob(&start, &end, &copy);
+	if (ret) {
+		pr_err("refusing to load: this kernel has no BTF (CONFIG_DEBUG_INFO_BTF) to check the prototypes of the functions the module hooks: neither kallsyms nor %s gives it (%d)\n",
+		       MBR_BTF_FILE, ret);
 		return -ENOENT;
 	}
 	ret = mbr_btf_open(&b, start, end);
@@ -256,5 +289,6 @@ int mbr_btf_check(void)
 		ret = mbr_proto_check(&b, &mbr_protos[i]);
 out:
 	kvfree(b.off);
+	vfree(copy);
 	return ret;
 }

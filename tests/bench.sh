@@ -11,11 +11,8 @@ MBR_BUILD=$MBR_TOP/build
 export MBR_TOP MBR_BUILD
 . "$MBR_TOP/tests/lib-host.sh"
 out=$MBR_BUILD/bench
-mkdir -p "$out" "$MBR_BUILD/helpers"
+mkdir -p "$out"
 sh "$MBR_TOP/tests/setup.sh"
-for c in "$MBR_TOP"/tests/helpers/*.c; do
-	gcc -static -O2 -Wall -Werror -o "$MBR_BUILD/helpers/$(basename "$c" .c)" "$c"
-done
 # REPS and PROBE_S override the repetitions and the probe's seconds, for
 # a longer look at a tail that three 20 s runs cannot settle.
 printf 'MBR_QUICK=%s\nMBR_REPS=%s\nMBR_PROBE_S=%s\n' "${QUICK:-0}" \
@@ -41,7 +38,15 @@ tcg_fault() {
 : >"$out/raw.txt"
 start=$(date +%s)
 krels=
-for f in ${FLAVOURS:-amd64}; do krels="$krels $(mbr_test_krels "$f")"; done
+# FLAVOURS=arm64: the arm64 kernels (6.1, trixie's 6.12, 7.x), under
+# qemu-system-aarch64; TCG's timings are comparable only within one
+# architecture.
+for f in ${FLAVOURS:-amd64}; do
+	case $f in
+	*arm64) krels="$krels $(mbr_test_krels "$f" "bookworm trixie trixie-backports sid")" ;;
+	*) krels="$krels $(mbr_test_krels "$f")" ;;
+	esac
+done
 # SERIES=6.12 (or 6.1): one kernel series only, for a quicker rerun.
 if [ -n "${SERIES:-}" ]; then
 	krels=$(for k in $krels; do case $k in "$SERIES".*) echo "$k" ;; esac; done)
@@ -49,8 +54,12 @@ if [ -n "${SERIES:-}" ]; then
 fi
 for krel in $krels; do
 	ko=$(mbr_build_ko "$krel")
+	helpers=$(mbr_build_helpers "$(mbr_krel_arch "$krel")")
+	MBR_KROOT=$(mbr_kroot "$krel")
+	MBR_KERNEL=$(mbr_kernel_image "$krel")
+	export MBR_KROOT MBR_KERNEL
 	MBR_GUEST_ENV=$out/guest.env sh "$MBR_TOP/tests/vm/mkinitramfs.sh" \
-		"$krel" "$ko" "$MBR_BUILD/helpers" "$out/initrd-$krel.gz"
+		"$krel" "$ko" "$helpers" "$out/initrd-$krel.gz"
 	n=0
 	for part in $parts; do
 		n=$((n + 1))

@@ -23,7 +23,7 @@
 #     generic 6.1 with the cgroup v1 memory controller: the mechanism cases
 #     smoke kernels: a smoke set (tests/cases/smoke.list)
 #     arm64 (qemu-system-aarch64 -M virt): the generic arm64 kernels of
-#       trixie's 6.12 and the newest 7.x, cross-built with their
+#       bookworm's 6.1, trixie's 6.12 and the newest 7.x, cross-built with their
 #       release's aarch64 gcc: tests/cases/smoke-arm64.list (every case,
 #       cloud-arm64 and sid's too, in check-matrix)
 #     the IBT-enforcing emulator (bochs, tests/ibt/run.sh) on the full
@@ -158,7 +158,8 @@ if [ -n "${MBR_DEBUG:-}" ]; then
 	smoke=
 else
 	all=$(sh "$MBR_TOP/tests/kernels.sh" all)
-	# arm64: trixie's 6.12 and the newest 7.x, generic, in make check.
+	# arm64: bookworm's 6.1, trixie's 6.12 and the newest 7.x, generic,
+	# in make check.
 	arm=$(sh "$MBR_TOP/tests/kernels.sh" "arm64 cloud-arm64")
 	# The newest 7.x: the highest version of trixie-backports and sid.
 	new=$(echo "$all" | awk '$1 !~ /^6\./ { print $2 }' | sort -V | tail -n 1)
@@ -181,7 +182,8 @@ else
 			($2 == n && $3 == "rt-amd64")) { print $2 "-" $3 }' |
 			grep -vxF "$full")
 		armsmoke=$(echo "$arm" | awk -v n="$new" '$3 == "arm64" &&
-			(($1 == "6.12" && $4 == "trixie") || $2 == n) { print $2 "-" $3 }')
+			(($1 == "6.1" && $4 == "bookworm") ||
+			($1 == "6.12" && $4 == "trixie") || $2 == n) { print $2 "-" $3 }')
 		krels="$generic $smoke $armsmoke"
 	fi
 	newest=$(echo "$generic" | grep "^$new-amd64\$")

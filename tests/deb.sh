@@ -1,6 +1,7 @@
 #!/bin/sh
 # The Debian package (dh-dkms): build it, and test it on this host.
-#   deb.sh build   build memcg-bgreclaim-dkms_<ver>_amd64.deb in build/deb
+#   deb.sh build   build memcg-bgreclaim-dkms_<ver>_amd64.deb in build/deb,
+#                  and the _arm64.deb beside it (cross-built)
 #   deb.sh test    build, then as TAP: dpkg -i builds and installs the
 #                  module with DKMS for every test kernel (dkms status),
 #                  signed with DKMS's MOK key when that key exists: on
@@ -20,17 +21,33 @@ MBR_TOP=$top
 out=${MBR_BUILD:-$top/build}/deb
 ver=$(cat "$top/VERSION")
 deb=$out/memcg-bgreclaim-dkms_${ver}_amd64.deb
+deb_arm64=$out/memcg-bgreclaim-dkms_${ver}_arm64.deb
 name=memcg_bgreclaim
 
 build() {
 	# The package's Build-Depends, and what copies the tree.
 	sh "$top/tests/setup.sh" only debhelper dh-dkms dpkg-dev fakeroot \
-		gcc libc6-dev make cpio git || return 1
+		gcc libc6-dev make cpio git gcc-aarch64-linux-gnu \
+		libc6-dev-arm64-cross binutils-aarch64-linux-gnu || return 1
 	rm -rf "$out"
 	mkdir -p "$out/src"
 	(cd "$top" && git ls-files 2>/dev/null || find . -type f ! -path './build/*' ! -path './.git/*') |
 		grep -v '^build/' | (cd "$top" && cpio -pdm --quiet "$out/src")
-	(cd "$out/src" && dpkg-buildpackage -us -uc -b >"$out/build.log" 2>&1)
+	(cd "$out/src" && dpkg-buildpackage -us -uc -b >"$out/build.log" 2>&1) || return 1
+	# arm64, with Debian's cross gcc: -d, its libc6-dev is the cross
+	# package, libc6-dev-arm64-cross, not libc6-dev:arm64.
+	(cd "$out/src" && dpkg-buildpackage -us -uc -b -aarm64 -d >>"$out/build.log" 2>&1)
+}
+
+# machine KO: the ELF machine of a module, compressed or not (AArch64,
+# Advanced Micro Devices X86-64).
+machine() {
+	case $1 in
+	*.xz) xz -dc "$1" ;;
+	*.zst) zstd -qdc "$1" ;;
+	*) cat "$1" ;;
+	esac >"$out/machine.ko"
+	readelf -h "$out/machine.ko" | sed -n 's/^ *Machine: *//p'
 }
 
 case ${1:-build} in
@@ -57,7 +74,13 @@ if ! build; then
 	tail -n 20 "$out/build.log" | sed 's/^/#   /'
 	exit 0
 fi
-ok "make deb builds $(basename "$deb")"
+ok "make deb builds $(basename "$deb") and $(basename "$deb_arm64")"
+rm -rf "$out/x-arm64"
+dpkg-deb -x "$deb_arm64" "$out/x-arm64"
+t "the arm64 package's CLI is an aarch64 executable" \
+	sh -c "readelf -h '$out/x-arm64/usr/sbin/memcg-bgreclaim' | grep -q 'Machine: *AArch64'"
+t "the arm64 package holds the same module sources" \
+	diff -r "$out/x-arm64/usr/src/$name-$ver" "$out/src/debian/memcg-bgreclaim-dkms/usr/src/$name-$ver"
 t "dkms.conf's version is VERSION ($ver)" grep -qx "PACKAGE_VERSION=\"$ver\"" "$top/dkms.conf"
 t "it holds the sources, the CLI, the unit, modules-load.d, the config, the man page" \
 	sh -c "dpkg -c '$deb' | grep -q ' ./usr/src/$name-$ver/dkms.conf' &&
@@ -97,20 +120,32 @@ for rel in $chroot_rels; do
 		[ "$(mbr_krel_chroot "$k")" != "$rel" ] || sh "$top/tests/chroot.sh" kernel "$rel" "$k" >/dev/null
 	done
 	sh "$top/tests/chroot.sh" run "$rel" dpkg -P memcg-bgreclaim-dkms >/dev/null 2>&1
-	cp "$deb" "$root/tmp/$(basename "$deb")"
+	# A chroot of arm64 kernels only (bookworm's): the arm64 package.
+	pkg=$deb
+	set --
+	if [ -z "$(for k in $krels; do [ "$(mbr_krel_chroot "$k")" = "$rel" ] &&
+		[ "$(mbr_krel_arch "$k")" = amd64 ] && echo "$k"; done)" ]; then
+		pkg=$deb_arm64
+		sh "$top/tests/chroot.sh" run "$rel" dpkg --add-architecture arm64
+		set -- env ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-
+	fi
+	cp "$pkg" "$root/tmp/$(basename "$pkg")"
 	t0=$(date +%s)
-	if sh "$top/tests/chroot.sh" run "$rel" dpkg -i "/tmp/$(basename "$deb")" >"$out/install-$rel.log" 2>&1; then
-		ok "[$rel] dpkg -i in a $rel chroot (DKMS builds took $(($(date +%s) - t0)) s)"
+	if sh "$top/tests/chroot.sh" run "$rel" "$@" dpkg -i "/tmp/$(basename "$pkg")" >"$out/install-$rel.log" 2>&1; then
+		ok "[$rel] dpkg -i $(basename "$pkg") in a $rel chroot (DKMS builds took $(($(date +%s) - t0)) s)"
 	else
-		nok "[$rel] dpkg -i in a $rel chroot"
+		nok "[$rel] dpkg -i $(basename "$pkg") in a $rel chroot"
 		tail -n 20 "$out/install-$rel.log" | sed 's/^/#   /'
 	fi
-	rm -f "$root/tmp/$(basename "$deb")"
+	rm -f "$root/tmp/$(basename "$pkg")"
 	for k in $krels; do
 		[ "$(mbr_krel_chroot "$k")" = "$rel" ] || continue
 		t "[$rel] dkms status: installed for $k" sh -c "chroot '$root' dkms status -m $name -v $ver -k $k | grep -q ': installed'"
 		ko=$(ls "$root/lib/modules/$k/updates/dkms/$name.ko"* 2>/dev/null | head -n 1)
 		t "[$rel] the .ko for $k is in /lib/modules/$k/updates/dkms" test -n "$ko"
+		[ "$(mbr_krel_arch "$k")" = arm64 ] && [ -n "$ko" ] &&
+			t "[$rel] ... and is an AArch64 object ($(machine "$ko"))" \
+				sh -c "[ '$(machine "$ko")' = AArch64 ]"
 	done
 done
 

@@ -42,6 +42,20 @@ for p in btf_nargs btf_type; do
 done
 msg="argument 1 of try_charge_memcg is 'struct mem_cgroup *' on this kernel, the module expects 'struct folio *'"
 expect_eq "the refusal names try_charge_memcg's first argument and both types" "$(dmesg | grep -cF "$msg")" 1
+# A kernel whose kallsyms has no data symbols (no CONFIG_KALLSYMS_ALL, as
+# Debian's 6.1 arm64): the BTF comes from /sys/kernel/btf/vmlinux, and
+# without that file either the load is refused in one line.
+expect_eq "load with no __start_BTF in kallsyms: OK, the BTF read from /sys/kernel/btf/vmlinux" \
+	"$(modload $FI fail_at=btf_kallsyms)" OK
+mbr_unload
+: >/tmp/no-btf
+mount --bind /tmp/no-btf /sys/kernel/btf/vmlinux
+dmesg -c >/dev/null
+expect_eq "... and with that file empty too: ENOENT" "$(modload $FI fail_at=btf_kallsyms)" ENOENT
+umount /sys/kernel/btf/vmlinux
+expect_eq "... leaves nothing" "$(leftovers)" 0
+expect_eq "... and says why in one line" \
+	"$(dmesg | grep -c 'refusing to load: this kernel has no BTF .*/sys/kernel/btf/vmlinux')" 1
 
 # 30 failed loads in a row must not grow the kernel's memory by more
 # than noise (a leak of a kobject or a thread per load would show).

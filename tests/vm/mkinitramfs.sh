@@ -31,7 +31,10 @@ for t in sh mount mkdir cat echo; do ln -s busybox "$root/bin/$t"; done
 # ext4 wants crc32c through the crypto API (a softdep, not in modules.dep).
 # A kernel without modules.dep (the debug kernel) has them all built in.
 if [ -f "$moddir/modules.dep" ]; then
-	for m in virtio_pci virtio_blk crc32c_generic ext4 zram loop; do
+	# virtio_console: arm64's results port (a module in 6.1).
+	port=
+	[ "$(mbr_krel_arch "$krel")" = arm64 ] && port=virtio_console
+	for m in virtio_pci virtio_blk $port crc32c_generic ext4 zram loop; do
 		for p in $(deps "$m"); do
 			name=$(basename "$p" | sed 's/\.ko.*//')
 			grep -qx "$name" "$root/kmod/order" && continue
