@@ -56,6 +56,7 @@ static inline int mbr_check_call_target(const char *name, unsigned long addr,
 #elif defined(CONFIG_ARM64)
 #include <linux/uaccess.h>
 #include <asm/cpufeature.h>
+#include <asm/debug-monitors.h>
 #include <asm/insn.h>
 #if (defined(CONFIG_CFI_CLANG) || defined(CONFIG_CFI)) && \
 	!defined(CONFIG_HAVE_STATIC_CALL)
@@ -101,8 +102,9 @@ static inline bool mbr_is_landing_pad(u32 insn)
  * instruction is a landing pad. gcc gives every function that is not
  * only called directly a bti c ahead of its patchable-entry NOPs; a
  * kprobe planted on it would show a brk instead (symbols.c checks before
- * the module's own kprobes are planted). @force: the tests, as if BTI
- * were enforced. Else -EOPNOTSUPP, with one line.
+ * the module's own kprobes are planted: another's refuses the load,
+ * -EBUSY, since the instruction it hides cannot be checked). @force: the
+ * tests, as if BTI were enforced. Else -EOPNOTSUPP, with one line.
  */
 static inline int mbr_check_call_target(const char *name, unsigned long addr,
 					bool force)
@@ -118,6 +120,11 @@ static inline int mbr_check_call_target(const char *name, unsigned long addr,
 	}
 	if (mbr_is_landing_pad(le32_to_cpu(insn)))
 		return 0;
+	if (le32_to_cpu(insn) == BRK64_OPCODE_KPROBES) {
+		pr_err("refusing to load: this kernel enforces BTI and a kprobe on %s hides its first instruction; remove that probe and load again\n",
+		       name);
+		return -EBUSY;
+	}
 	pr_err("refusing to load: this kernel enforces BTI and %s does not begin with a landing pad (bti c or paciasp; found %08x), so the module cannot call it\n",
 	       name, le32_to_cpu(insn));
 	return -EOPNOTSUPP;

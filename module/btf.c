@@ -248,8 +248,9 @@ static int mbr_btf_blob(const u8 **start, const u8 **end, void **copy)
 	*end = (const u8 *)mbr_kallsyms_lookup("__stop_BTF");
 	if (*start && *end > *start && !mbr_should_fail("btf_kallsyms"))
 		return 0;
-	n = kernel_read_file_from_path(MBR_BTF_FILE, 0, copy, INT_MAX, &size,
-				       READING_UNKNOWN);
+	/* In init's mount namespace: insmod may run in a chroot or container. */
+	n = kernel_read_file_from_path_initns(MBR_BTF_FILE, 0, copy, INT_MAX,
+					      &size, READING_UNKNOWN);
 	if (n <= 0) {
 		vfree(*copy);
 		*copy = NULL;

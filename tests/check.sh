@@ -114,11 +114,10 @@ v1_cases=$(grep -v '^#' "$MBR_TOP/tests/cases/cgroup_v1.list" 2>/dev/null | tr '
 
 arm64_smoke_cases=$(grep -v '^#' "$MBR_TOP/tests/cases/smoke-arm64.list" | tr '\n' ',' | sed 's/,$//')
 # arch_cases KREL LIST: LIST less the cases of the other architecture:
-# static_calls (x86's direct calls) on arm64, landing_pads on x86, and on
-# arm64 the kernel's selftests (not cross-built yet).
+# static_calls (x86's direct calls) on arm64, landing_pads on x86.
 arch_cases() {
 	case $1 in
-	*-arm64) drop="static_calls memcg_selftests" ;;
+	*-arm64) drop=static_calls ;;
 	*) drop=landing_pads ;;
 	esac
 	for c in $(echo "$2" | tr , ' '); do
@@ -136,6 +135,7 @@ job() {
 	echo "vm $tag $krel $cpus $disk $cases $*" >>"$JOBS/list"
 }
 
+armsmoke=
 if [ -n "${MBR_DEBUG:-}" ]; then
 	stock=$(mbr_test_krels | grep '^6\.12\.' | head -n 1)
 	echo "# check-debug: building the debug kernel (cached; the first build takes ~30 min)"
@@ -168,9 +168,8 @@ else
 		$2 == n) { print $2 "-" $3 }')
 	krels=$(echo "$all" | awk '{ print $2 "-" $3 }')
 	armk=$(echo "$arm" | awk '{ print $2 "-" $3 }')
-	armsmoke=
 	if [ -n "${MBR_MATRIX:-}" ]; then
-		generic="$krels $armk"
+		generic=$(printf '%s\n' "$krels" "$armk")
 		krels=$generic
 		smoke=
 	else
@@ -181,9 +180,12 @@ else
 			($4 == "bookworm" && $3 == "rt-amd64") ||
 			($2 == n && $3 == "rt-amd64")) { print $2 "-" $3 }' |
 			grep -vxF "$full")
-		armsmoke=$(echo "$arm" | awk -v n="$new" '$3 == "arm64" &&
+		newarm=$(echo "$arm" | awk '$1 !~ /^6\./ { print $2 }' | sort -V | tail -n 1)
+		armsmoke=$(echo "$arm" | awk -v n="$newarm" '$3 == "arm64" &&
 			(($1 == "6.1" && $4 == "bookworm") ||
 			($1 == "6.12" && $4 == "trixie") || $2 == n) { print $2 "-" $3 }')
+		[ "$(echo $armsmoke | wc -w)" = 3 ] ||
+			echo "not ok - setup: the arm64 kernels of make check, 6.1, 6.12 and 7.x, found (got: $(echo $armsmoke))" | emit
 		krels="$generic $smoke $armsmoke"
 	fi
 	newest=$(echo "$generic" | grep "^$new-amd64\$")
@@ -241,7 +243,7 @@ build_kernel() {
 	fi
 	export MBR_GUEST_ENV
 	MBR_SELFTESTS=
-	if [ -z "${MBR_DEBUG:-}" ] && [ "$arch" != arm64 ] && wanted memcg_selftests &&
+	if [ -z "${MBR_DEBUG:-}" ] && wanted memcg_selftests &&
 		echo "$generic" | grep -qx "$krel"; then
 		# The kernel's memcg selftests of this kernel's series (cached).
 		MBR_SELFTESTS=$(MBR_KROOT=$(mbr_kroot "$krel") sh "$MBR_TOP/tests/selftests/build.sh" "$krel") ||

@@ -75,12 +75,13 @@ if ! build; then
 	exit 0
 fi
 ok "make deb builds $(basename "$deb") and $(basename "$deb_arm64")"
-rm -rf "$out/x-arm64"
+rm -rf "$out/x-arm64" "$out/x-amd64"
 dpkg-deb -x "$deb_arm64" "$out/x-arm64"
+dpkg-deb -x "$deb" "$out/x-amd64"
 t "the arm64 package's CLI is an aarch64 executable" \
 	sh -c "readelf -h '$out/x-arm64/usr/sbin/memcg-bgreclaim' | grep -q 'Machine: *AArch64'"
 t "the arm64 package holds the same module sources" \
-	diff -r "$out/x-arm64/usr/src/$name-$ver" "$out/src/debian/memcg-bgreclaim-dkms/usr/src/$name-$ver"
+	diff -r "$out/x-arm64/usr/src/$name-$ver" "$out/x-amd64/usr/src/$name-$ver"
 t "dkms.conf's version is VERSION ($ver)" grep -qx "PACKAGE_VERSION=\"$ver\"" "$top/dkms.conf"
 t "it holds the sources, the CLI, the unit, modules-load.d, the config, the man page" \
 	sh -c "dpkg -c '$deb' | grep -q ' ./usr/src/$name-$ver/dkms.conf' &&

@@ -136,8 +136,8 @@ mbr_busybox() {
 		(cd "$t" && APT_CONFIG=$(sh "$MBR_TOP/tests/archive.sh") apt-get -q -o APT::Sandbox::User=root download busybox-static:arm64 >/dev/null &&
 			dpkg-deb -x busybox-static_*_arm64.deb x) || { rm -rf "$t"; return 1; }
 		mkdir -p "$MBR_CACHE/arm64"
-		cp "$t/x/bin/busybox" "$bb.new" 2>/dev/null || cp "$t/x/usr/bin/busybox" "$bb.new"
-		mv "$bb.new" "$bb"
+		cp "$t/x/bin/busybox" "$bb.new.$$" 2>/dev/null || cp "$t/x/usr/bin/busybox" "$bb.new.$$"
+		mv "$bb.new.$$" "$bb"	# two jobs may fetch it at once
 		rm -rf "$t"
 	fi
 	echo "$bb"

@@ -8,7 +8,7 @@
 #
 # usage: build.sh SERIES|KREL [OUTDIR]
 #   SERIES 6.1 or 6.12 (or a kernel release, 6.1.0-57-amd64, whose first
-#   two numbers name it); OUTDIR defaults to $MBR_BUILD/selftests-SERIES
+#   two numbers name it; a release ending in -arm64 cross-builds them); OUTDIR defaults to $MBR_BUILD/selftests-SERIES
 #   (MBR_BUILD: build/ of the tree), with -RELEASE for another release's.
 # env: MBR_KROOT, the root of the kernel's release (its chroot, where
 #   linux-source-SERIES is installed on first use); the host by default.
@@ -22,7 +22,11 @@ series=$(echo "$1" | sed -n 's/^\([0-9]*\.[0-9]*\).*/\1/p')
 [ -n "$series" ] || { echo "build.sh: no kernel series in '$1'" >&2; exit 2; }
 kroot=${MBR_KROOT:-}
 rel=${kroot:+$(basename "$kroot")}
-out=${2:-${MBR_BUILD:-$top/build}/selftests-$series${rel:+-$rel}}
+# An arm64 kernel's: cross-built with Debian's aarch64 gcc (and the uapi
+# headers of linux-libc-dev-arm64-cross).
+cc=gcc arch=
+case $1 in *-arm64) cc=aarch64-linux-gnu-gcc arch=arm64 ;; esac
+out=${2:-${MBR_BUILD:-$top/build}/selftests-$series${rel:+-$rel}${arch:+-$arch}}
 tarball=$kroot/usr/src/linux-source-$series.tar.xz
 if [ ! -f "$tarball" ] && [ -n "$rel" ]; then
 	sh "$top/tests/chroot.sh" ensure "$rel" "linux-source-$series" >/dev/null
@@ -79,7 +83,7 @@ for p in $progs; do
 	util=cgroup_util.c
 	[ -f "$out/src/$st/cgroup/$util" ] || util=lib/cgroup_util.c
 	if ! (cd "$out/src/$st/cgroup" &&
-		gcc -static -Wall -pthread -include "$here/instrument.h" \
+		$cc -static -Wall -pthread -include "$here/instrument.h" \
 			-I. -Ilib/include -I.. \
 			-o "$out/bin/$p" "$p.c" "$util") >>"$log" 2>&1; then
 		echo "build.sh: $p does not build (see $log)" >&2
