@@ -250,9 +250,7 @@ build_kernel() {
 			echo "not ok - build[$krel]: the kernel's memcg selftests build"
 	fi
 	export MBR_SELFTESTS
-	helpers=$MBR_BUILD/helpers
-	[ "$arch" = arm64 ] && helpers=$helpers-arm64
-	if ! MBR_KROOT=$(mbr_kroot "$krel") sh "$MBR_TOP/tests/vm/mkinitramfs.sh" "$krel" "$ko" "$helpers" \
+	if ! MBR_KROOT=$(mbr_kroot "$krel") sh "$MBR_TOP/tests/vm/mkinitramfs.sh" "$krel" "$ko" "$(mbr_helpers_dir "$arch")" \
 		"$MBR_BUILD/initrd-$krel.gz"; then
 		echo "not ok - vm[$krel]: initramfs builds"
 		return 1
@@ -314,12 +312,10 @@ for krel in $generic; do
 	job main-a "$krel" 2 4096 "$b"
 	job main-b "$krel" 2 4096 "$a"
 done
-for krel in $smoke; do
-	cases=$(only "$smoke_cases")
-	[ -n "$cases" ] && echo "vmb smoke $krel 2 4096 $cases" >>"$JOBS/list"
-done
-for krel in $armsmoke; do
-	cases=$(only "$arm64_smoke_cases")
+for krel in $smoke $armsmoke; do
+	list=$smoke_cases
+	[ "$(mbr_krel_arch "$krel")" = arm64 ] && list=$arm64_smoke_cases
+	cases=$(only "$list")
 	[ -n "$cases" ] && echo "vmb smoke $krel 2 4096 $cases" >>"$JOBS/list"
 done
 # The memory controller on cgroup v1 (6.1 only: 6.12 has no

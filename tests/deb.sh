@@ -39,14 +39,19 @@ build() {
 	(cd "$out/src" && dpkg-buildpackage -us -uc -b -aarm64 -d >>"$out/build.log" 2>&1)
 }
 
-# machine KO: the ELF machine of a module, compressed or not (AArch64,
-# Advanced Micro Devices X86-64).
-machine() {
+# unpacked KO OUT: a module as OUT, decompressed (.ko.xz, .ko.zst).
+unpacked() {
 	case $1 in
 	*.xz) xz -dc "$1" ;;
 	*.zst) zstd -qdc "$1" ;;
 	*) cat "$1" ;;
-	esac >"$out/machine.ko"
+	esac >"$2"
+}
+
+# machine KO: the ELF machine of a module (AArch64, Advanced Micro
+# Devices X86-64).
+machine() {
+	unpacked "$1" "$out/machine.ko"
 	readelf -h "$out/machine.ko" | sed -n 's/^ *Machine: *//p'
 }
 
@@ -144,9 +149,10 @@ for rel in $chroot_rels; do
 		t "[$rel] dkms status: installed for $k" sh -c "chroot '$root' dkms status -m $name -v $ver -k $k | grep -q ': installed'"
 		ko=$(ls "$root/lib/modules/$k/updates/dkms/$name.ko"* 2>/dev/null | head -n 1)
 		t "[$rel] the .ko for $k is in /lib/modules/$k/updates/dkms" test -n "$ko"
-		[ "$(mbr_krel_arch "$k")" = arm64 ] && [ -n "$ko" ] &&
-			t "[$rel] ... and is an AArch64 object ($(machine "$ko"))" \
-				sh -c "[ '$(machine "$ko")' = AArch64 ]"
+		if [ "$(mbr_krel_arch "$k")" = arm64 ] && [ -n "$ko" ]; then
+			m=$(machine "$ko")
+			t "[$rel] ... and is an AArch64 object ($m)" test "$m" = AArch64
+		fi
 	done
 done
 
@@ -157,11 +163,7 @@ if [ -f "$kroot/var/lib/dkms/mok.key" ] && [ -n "$ko" ]; then
 	t "DKMS signed the module for $keep with its MOK key ($signer)" test -n "$signer" -a "$signer" = "$cn"
 fi
 rm -f "$out/$name.ko" "$out/$name.ko.sha256"
-case $ko in
-*.ko) cp "$ko" "$out/$name.ko" ;;
-*.ko.xz) xz -dc "$ko" >"$out/$name.ko" ;;
-*.ko.zst) zstd -qdc "$ko" >"$out/$name.ko" ;;
-esac
+[ -z "$ko" ] || unpacked "$ko" "$out/$name.ko"
 [ -f "$out/$name.ko" ] && sha256sum "$out/$name.ko" | cut -d' ' -f1 >"$out/$name.ko.sha256"
 t "the CLI is installed and runs" sh -c "/usr/sbin/memcg-bgreclaim --help | grep -q '^usage:'"
 t "the unit is installed" test -f /lib/systemd/system/memcg-bgreclaim.service

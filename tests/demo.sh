@@ -8,12 +8,9 @@ export MBR_TOP MBR_BUILD
 . "$MBR_TOP/tests/lib-host.sh"
 sh "$MBR_TOP/tests/setup.sh"
 krel=$(mbr_test_krels | grep "^${MBR_DEMO_SERIES:-6.1}\." | head -n 1)
-mkdir -p "$MBR_BUILD/helpers"
-for c in "$MBR_TOP"/tests/helpers/*.c; do
-	gcc -static -O2 -Wall -Werror -o "$MBR_BUILD/helpers/$(basename "$c" .c)" "$c"
-done
+helpers=$(mbr_build_helpers amd64)
 ko=$(mbr_build_ko "$krel")
-sh "$MBR_TOP/tests/vm/mkinitramfs.sh" "$krel" "$ko" "$MBR_BUILD/helpers" "$MBR_BUILD/initrd-demo.gz"
+sh "$MBR_TOP/tests/vm/mkinitramfs.sh" "$krel" "$ko" "$helpers" "$MBR_BUILD/initrd-demo.gz"
 echo "Running the seed experiments on $krel (QEMU TCG, 2 vCPUs, 1 GiB, group memory.max 128M) ..."
 MBR_DISK_MB=2048 MBR_ACCEL=${MBR_ACCEL:-tcg,thread=multi} \
 	sh "$MBR_TOP/tests/vm/run.sh" "$krel" "$MBR_BUILD/initrd-demo.gz" demo 2 demo >"$MBR_BUILD/demo.out"

@@ -85,7 +85,7 @@ mbr_build_ko() {
 		cp -r "$dir" "$root$inner"
 		sh "$MBR_TOP/tests/chroot.sh" run "$rel" sh -c \
 			'k=$1 d=$2 cc=$3; shift 3; $cc --version | head -n 1 >"$d/gcc"; "$@" -C "/lib/modules/$k/build" M="$d" >"$d/build.log" 2>&1' \
-			sh "$krel" "$inner" "$(mbr_kernel_cc "$krel" "$cross")" "$@"
+			sh "$krel" "$inner" "$(mbr_kernel_cc "$root" "$krel" "$cross")" "$@"
 		rc=$?
 		rm -rf "$dir"
 		mv "$root$inner" "$dir"
@@ -99,12 +99,20 @@ mbr_build_ko() {
 }
 
 # The compiler a kernel's build uses, as its headers' .kernelvariables
-# names it (gcc-14, aarch64-linux-gnu-gcc-14), else CROSSgcc.
-# mbr_kernel_cc KREL [CROSS]
+# names it (gcc-14, aarch64-linux-gnu-gcc-14), else CROSSgcc. ROOT:
+# the root it is installed in (mbr_kroot). mbr_kernel_cc ROOT KREL [CROSS]
 mbr_kernel_cc() {
-	kv=$(mbr_kroot "$1")/usr/src/linux-headers-$1/.kernelvariables
+	kv=$1/usr/src/linux-headers-$2/.kernelvariables
 	v=$(sed -n 's/^ *CC *=.*\$(CROSS_COMPILE)gcc\(-[0-9]*\).*/\1/p' "$kv" 2>/dev/null | head -n 1)
-	echo "${2:-}gcc$v"
+	echo "${3:-}gcc$v"
+}
+
+# Where mbr_build_helpers puts ARCH's helpers. mbr_helpers_dir ARCH
+mbr_helpers_dir() {
+	case $1 in
+	arm64) echo "$MBR_BUILD/helpers-arm64" ;;
+	*) echo "$MBR_BUILD/helpers" ;;
+	esac
 }
 
 # The static guest helpers (busybox has no errno-exact writer) and the
@@ -113,8 +121,8 @@ mbr_kernel_cc() {
 # failure the name of the helper that did not build, on stderr.
 # mbr_build_helpers ARCH
 mbr_build_helpers() {
-	d=$MBR_BUILD/helpers cc=gcc
-	[ "$1" = arm64 ] && d=$d-arm64 cc=aarch64-linux-gnu-gcc
+	d=$(mbr_helpers_dir "$1") cc=gcc
+	[ "$1" = arm64 ] && cc=aarch64-linux-gnu-gcc
 	command -v $cc >/dev/null || sh "$MBR_TOP/tests/setup.sh" >&2
 	mkdir -p "$d"
 	$cc -static -O2 -Wall -Wextra -Werror -I"$MBR_TOP/include" -o "$d/memcg-bgreclaim" \
