@@ -10,9 +10,9 @@
 #   sid               likewise (sid's newest)
 # and each in the flavours amd64 (generic), cloud-amd64 (Debian's cloud
 # images) and rt-amd64 (PREEMPT_RT). The flavours arm64 and cloud-arm64
-# are asked for by name ("all" is amd64's): bookworm's 6.1 (generic
-# only), trixie's and later releases' arm64 kernels, cross-built in a
-# chroot of their release and booted under qemu-system-aarch64. The other releases are read
+# are asked for by name ("all" is amd64's): bookworm's 6.1, trixie's
+# and later releases' arm64 kernels, cross-built in a chroot of their
+# release and booted under qemu-system-aarch64. The other releases are read
 # through tests/archive.sh's apt configuration and built and booted
 # from their chroots (tests/chroot.sh).
 #
@@ -80,8 +80,7 @@ for r in $releases; do
 		case $r in
 		bookworm)
 			case $f in
-			cloud-arm64) continue ;;	# the issue's matrix: generic 6.1
-			arm64)
+			arm64 | cloud-arm64)
 				[ -n "$conf" ] || conf=$(sh "$here/archive.sh")
 				other bookworm "$f"
 				continue

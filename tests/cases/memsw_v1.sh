@@ -80,6 +80,7 @@ rmgroup MS
 n_anon=0
 anon_in() {
 	n_anon=$((n_anon + 1))
+	: >/tmp/memsw.b$n_anon
 	run_in "$1" anon "$2" 600 >/tmp/memsw.b$n_anon &
 	j=0
 	while ! grep -q touched /tmp/memsw.b$n_anon && [ $j -lt 300 ]; do usleep 100000; j=$((j + 1)); done
