@@ -321,15 +321,9 @@ stream_group() {
 	drop_caches
 }
 
-# sample_usage NAME PID OUT: record memory.current every 20 ms while PID runs.
-sample_usage() {
-	local f
-	f=$CG/$1/$(cgfile current)
-	while kill -0 "$2" 2>/dev/null; do
-		cat "$f" >>"$3"
-		usleep 20000
-	done
-}
+# sample_usage NAME PID OUT: record memory.current every 20 ms while PID
+# runs (the helper sample: no fork per sample).
+sample_usage() { sample "$CG/$1/$(cgfile current)" "$2" "$3" 20; }
 
 # frac_le FILE LIMIT: percentage of the samples in FILE at or below LIMIT.
 frac_le() {
