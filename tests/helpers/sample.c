@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * sample FILE PID OUT [INTERVAL_MS]: append FILE's first line to OUT
- * every INTERVAL_MS (default 20) while process PID runs (until it is
- * gone or a zombie). One process for the whole run: a shell loop forks
- * a cat and a usleep per sample, and on an arm64 guest under TCG those
- * forks alone took the background reclaim's pace (doc/testing.md).
+ * sample FILE PID OUT [INTERVAL_MS]: append FILE's content (one value,
+ * at most 64 bytes) to OUT every INTERVAL_MS (default 20) while process
+ * PID runs (until it is gone or a zombie). One process for the whole
+ * run: a shell loop forks a cat and a usleep per sample, and on an
+ * arm64 guest under TCG those forks alone took the background
+ * reclaim's pace (doc/testing.md).
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -56,7 +57,8 @@ int main(int argc, char **argv)
 	while (running(stat)) {
 		n = pread(in, buf, sizeof(buf), 0);
 		if (n <= 0 || write(out, buf, n) != n) {
-			perror("sample");
+			fprintf(stderr, "sample: cannot copy %s to %s\n",
+				argv[1], argv[3]);
 			return 1;
 		}
 		nanosleep(&ts, NULL);
