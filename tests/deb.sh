@@ -39,19 +39,10 @@ build() {
 	(cd "$out/src" && dpkg-buildpackage -us -uc -b -aarm64 -d >>"$out/build.log" 2>&1)
 }
 
-# unpacked KO OUT: a module as OUT, decompressed (.ko.xz, .ko.zst).
-unpacked() {
-	case $1 in
-	*.xz) xz -dc "$1" ;;
-	*.zst) zstd -qdc "$1" ;;
-	*) cat "$1" ;;
-	esac >"$2"
-}
-
 # machine KO: the ELF machine of a module (AArch64, Advanced Micro
 # Devices X86-64).
 machine() {
-	unpacked "$1" "$out/machine.ko"
+	mbr_unpack_ko "$1" "$out/machine.ko"
 	readelf -h "$out/machine.ko" | sed -n 's/^ *Machine: *//p'
 }
 
@@ -163,7 +154,7 @@ if [ -f "$kroot/var/lib/dkms/mok.key" ] && [ -n "$ko" ]; then
 	t "DKMS signed the module for $keep with its MOK key ($signer)" test -n "$signer" -a "$signer" = "$cn"
 fi
 rm -f "$out/$name.ko" "$out/$name.ko.sha256"
-[ -z "$ko" ] || unpacked "$ko" "$out/$name.ko"
+[ -z "$ko" ] || mbr_unpack_ko "$ko" "$out/$name.ko"
 [ -f "$out/$name.ko" ] && sha256sum "$out/$name.ko" | cut -d' ' -f1 >"$out/$name.ko.sha256"
 t "the CLI is installed and runs" sh -c "/usr/sbin/memcg-bgreclaim --help | grep -q '^usage:'"
 t "the unit is installed" test -f /lib/systemd/system/memcg-bgreclaim.service

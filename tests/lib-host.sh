@@ -107,6 +107,16 @@ mbr_kernel_cc() {
 	echo "${3:-}gcc$v"
 }
 
+# A kernel module written to OUT, decompressed (.ko.xz, .ko.zst: busybox
+# insmod and readelf take neither). mbr_unpack_ko KO OUT
+mbr_unpack_ko() {
+	case $1 in
+	*.xz) xz -dc "$1" ;;
+	*.zst) zstd -qdc "$1" ;;
+	*) cat "$1" ;;
+	esac >"$2"
+}
+
 # Where mbr_build_helpers puts ARCH's helpers. mbr_helpers_dir ARCH
 mbr_helpers_dir() {
 	case $1 in

@@ -38,11 +38,7 @@ if [ -f "$moddir/modules.dep" ]; then
 		for p in $(deps "$m"); do
 			name=$(basename "$p" | sed 's/\.ko.*//')
 			grep -qx "$name" "$root/kmod/order" && continue
-			case $p in
-			*.xz) xz -dc "$moddir/$p" >"$root/kmod/$name.ko" ;;
-			*.zst) zstd -qdc "$moddir/$p" >"$root/kmod/$name.ko" ;;
-			*) cp "$moddir/$p" "$root/kmod/$name.ko" ;;
-			esac
+			mbr_unpack_ko "$moddir/$p" "$root/kmod/$name.ko"
 			echo "$name" >>"$root/kmod/order"
 		done
 	done
