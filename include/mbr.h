@@ -182,6 +182,7 @@ void mbr_table_unlink_all_locked(struct list_head *list);
 unsigned int mbr_table_visit_rcu(unsigned int *cursor, unsigned int max,
 				 bool (*visit)(struct mbr_group *g));
 struct mbr_group *mbr_group_next_rcu(struct mbr_group *g);
+struct mbr_group *mbr_group_after_rcu(u64 id);
 unsigned int mbr_groups_of_rule(u64 rule_id);
 void mbr_groups_sum(struct mbr_stats *sum, unsigned int *nr);
 

@@ -5,6 +5,8 @@
  * has none) with no lock. Adding and unlinking take mbr_lock, a raw
  * spinlock, because the online and offline hooks do it in any context;
  * the same lock guards the workers' FIFO, the reap list and ->dead.
+ * Each bucket is kept in increasing id, so that a walk that has let go
+ * of RCU can resume after the last id it saw, gone or not.
  */
 #include <linux/cgroup.h>
 #include <linux/hashtable.h>
@@ -48,6 +50,26 @@ struct mbr_group *mbr_group_find_memcg_rcu(struct mem_cgroup *memcg)
 	return g && READ_ONCE(g->memcg) == memcg ? g : NULL;
 }
 
+/* Into its bucket, before the first group of a higher id. */
+static int mbr_table_insert_sorted(struct mbr_group *g)
+{
+	struct hlist_head *head = &mbr_groups[hash_min(g->id, MBR_HASH_BITS)];
+	struct mbr_group *pos, *prev = NULL;
+
+	hlist_for_each_entry(pos, head, hnode) {
+		if (pos->id == g->id)
+			return -EEXIST;
+		if (pos->id > g->id)
+			break;
+		prev = pos;
+	}
+	if (prev)
+		hlist_add_behind_rcu(&g->hnode, &prev->hnode);
+	else
+		hlist_add_head_rcu(&g->hnode, head);
+	return 0;
+}
+
 /**
  * mbr_table_add_locked() - hash a group
  * @g: the group, not hashed
@@ -61,14 +83,15 @@ struct mbr_group *mbr_group_find_memcg_rcu(struct mem_cgroup *memcg)
  */
 int mbr_table_add_locked(struct mbr_group *g)
 {
+	int ret;
+
 	lockdep_assert_held(&mbr_lock);
 	if (css_is_dying(&g->memcg->css))
 		return -ENOENT;
-	if (mbr_group_lookup_rcu(g->id))
-		return -EEXIST;
-	hash_add_rcu(mbr_groups, &g->hnode, g->id);
-	atomic_inc(&mbr_nr_groups);
-	return 0;
+	ret = mbr_table_insert_sorted(g);
+	if (!ret)
+		atomic_inc(&mbr_nr_groups);
+	return ret;
 }
 
 /**
@@ -178,6 +201,31 @@ struct mbr_group *mbr_group_next_rcu(struct mbr_group *g)
 	while (!n && ++bkt < HASH_SIZE(mbr_groups))
 		n = rcu_dereference(hlist_first_rcu(&mbr_groups[bkt]));
 	return n ? hlist_entry(n, struct mbr_group, hnode) : NULL;
+}
+
+/**
+ * mbr_group_after_rcu() - resume a walk of the table
+ * @id: the id of the last group the walk saw, which may be gone
+ *
+ * Context: rcu_read_lock() held.
+ * Return: the first group after @id in walk order (bucket by bucket,
+ *	each in increasing id), or NULL at the end.
+ */
+struct mbr_group *mbr_group_after_rcu(u64 id)
+{
+	unsigned int bkt = hash_min(id, MBR_HASH_BITS);
+	struct mbr_group *g;
+
+	hlist_for_each_entry_rcu(g, &mbr_groups[bkt], hnode)
+		if (g->id > id)
+			return g;
+	while (++bkt < HASH_SIZE(mbr_groups)) {
+		g = hlist_entry_safe(rcu_dereference(hlist_first_rcu(&mbr_groups[bkt])),
+				     struct mbr_group, hnode);
+		if (g)
+			return g;
+	}
+	return NULL;
 }
 
 /**

@@ -15,15 +15,35 @@
 
 static struct proc_dir_entry *mbr_proc_dir;
 
+/*
+ * Where the last read stopped: the record at @pos is the first group
+ * after the one of id @after (cgroup ids start at 1: after 0 is the
+ * first group). Each read() starts the walk again; resuming by id, not
+ * by counting @pos records from the start, costs no more as the table
+ * grows and neither skips nor repeats a group when others come or go
+ * in between.
+ */
+struct mbr_groups_iter {
+	loff_t pos;
+	u64 after;
+};
+
 static void *mbr_groups_seq_start(struct seq_file *m, loff_t *pos)
 	__acquires(RCU)
 {
+	struct mbr_groups_iter *it = m->private;
 	struct mbr_group *g;
 	loff_t n = *pos;
 
 	rcu_read_lock();
 	if (!n)
 		return SEQ_START_TOKEN;
+	if (n == it->pos)
+		return mbr_group_after_rcu(it->after);
+	/*
+	 * Not reached through read(): seq_file replays a seek from record
+	 * 0 with ->next(). Counting from the start is right anyway.
+	 */
 	for (g = mbr_group_next_rcu(NULL); g && --n; g = mbr_group_next_rcu(g))
 		;
 	return g;
@@ -31,8 +51,12 @@ static void *mbr_groups_seq_start(struct seq_file *m, loff_t *pos)
 
 static void *mbr_groups_seq_next(struct seq_file *m, void *v, loff_t *pos)
 {
-	++*pos;
-	return mbr_group_next_rcu(v == SEQ_START_TOKEN ? NULL : v);
+	struct mbr_groups_iter *it = m->private;
+	struct mbr_group *g = v == SEQ_START_TOKEN ? NULL : v;
+
+	it->pos = ++*pos;
+	it->after = g ? g->id : 0;
+	return mbr_group_next_rcu(g);
 }
 
 static void mbr_groups_seq_stop(struct seq_file *m, void *v)
@@ -98,8 +122,9 @@ int mbr_proc_init(void)
 	if (!mbr_proc_dir)
 		return -ENOMEM;
 	/* Root only: it names every configured cgroup with its usage. */
-	if (!proc_create_seq("groups", 0400, mbr_proc_dir,
-			     &mbr_groups_seq_ops)) {
+	if (!proc_create_seq_private("groups", 0400, mbr_proc_dir,
+				     &mbr_groups_seq_ops,
+				     sizeof(struct mbr_groups_iter), NULL)) {
 		proc_remove(mbr_proc_dir);
 		return -ENOMEM;
 	}

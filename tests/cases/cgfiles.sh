@@ -124,8 +124,7 @@ expect_eq "150 children created at once: every one inherited" \
 diag "inherited at creation $(sed -n 's/^cgroupfs_groups_online //p' $S/stat), later $(sed -n 's/^cgroupfs_groups_late //p' $S/stat)"
 # shellcheck disable=SC2086
 rmdir $names $CG/KP/st
-# Their groups go as their memcgs go offline, from a work item: wait,
-# since a read of the groups file while they go may skip a line.
+# Their groups go as their memcgs go offline, from a work item: wait.
 i=0
 while [ "$(ngroups)" != "$n0" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 expect_eq "the 150 children and their parent gone, their groups with them" "$(ngroups)" "$n0"
