@@ -286,11 +286,12 @@ zram_swap_off() { swapoff /dev/zram0 && echo 1 >/sys/block/zram0/reset; }
 # under PREFIX (taskset 1, say). The probe's output goes to
 # /tmp/probe.out; sets N (its operations), NP and NS (the direct
 # reclaims of the probe and the reader, by the kernel's tracepoint).
+# STREAM_FLAGS, if set, are the reader's options (-r: no readahead).
 probe_beside_stream() {
 	local g=$1 f=$2 s=$3 spid
 	shift 3
 	drop_caches
-	run_in "$g" "$@" stream "$f" 1000 >/dev/null 2>&1 &
+	run_in "$g" "$@" stream ${STREAM_FLAGS:-} "$f" 1000 >/dev/null 2>&1 &
 	spid=$!
 	sleep 1
 	trace_reclaims_start
