@@ -4,8 +4,7 @@
  * of the group's subtree, and what counts as progress.
  *
  * Background reclaim is voluntary, so it must never take memory that
- * memory.min or memory.low protect, in the group, any descendant or any
- * ancestor.
+ * memory.min or memory.low protect, in the group or any descendant.
  * The kernel's memcg reclaim does not promise that: when a pass reclaims
  * nothing while it skipped memcgs below their memory.low, it retries
  * with memory.low ignored (memcg_low_reclaim, raising their "low"
@@ -13,11 +12,9 @@
  * target's stale effective protection. So a turn never reclaims from a
  * subtree that holds a protected memcg: it picks the largest subtree of
  * the group in which no memcg has memory.min or memory.low set, and asks
- * at most for the slack every ancestor has above its own protection, up
- * to the root: a group below a protected parent (a container in a pod
- * with memory.low) is the kernel's reclaim root, whose ancestors'
- * protection the kernel does not look at. In such a subtree the kernel
- * never skips, never retries and never raises an event.
+ * at most for the slack every ancestor up to the group has above its own
+ * protection. In such a subtree the kernel never skips, never retries
+ * and never raises an event.
  *
  * The configured values are used, not the effective ones: they are an
  * upper bound of what the kernel protects without memory_recursiveprot,
@@ -76,15 +73,13 @@ static unsigned long mbr_room_to_ask(unsigned long room)
 }
 
 /*
- * What @memcg may lose without taking itself or any ancestor below its
- * protection: up to @top (the group) the usage bounds it too, above only
- * the protected ancestors do.
+ * What @memcg may lose without taking itself or any ancestor up to @top
+ * below its protection.
  */
 static unsigned long mbr_slack(struct mem_cgroup *memcg,
 			       struct mem_cgroup *top)
 {
 	unsigned long slack = ULONG_MAX, usage, prot;
-	bool above = false;
 
 	for (; memcg; memcg = parent_mem_cgroup(memcg)) {
 		usage = page_counter_read(&memcg->memory);
@@ -92,10 +87,10 @@ static unsigned long mbr_slack(struct mem_cgroup *memcg,
 		if (prot)
 			slack = min(slack, usage > prot ?
 				    mbr_room_to_ask(usage - prot) : 0);
-		else if (!above)
+		else
 			slack = min(slack, usage);
 		if (memcg == top)
-			above = true;
+			break;
 	}
 	return slack;
 }

@@ -1,5 +1,5 @@
 # Background reclaim never takes memory that memory.low or memory.min
-# protect: not the group's own, not a descendant's, not an ancestor's. Without the rule the
+# protect: not the group's own, not a descendant's. Without the rule the
 # kernel's reclaim of the group would, once its unprotected memory is
 # gone, retry with memory.low ignored and raise the children's "low"
 # events (and reclaim the target's own protected memory on 6.12).
@@ -61,32 +61,4 @@ check "M kept its memory.min-protected cache (${m0}M -> $(mib A/M)M)" test "$(mi
 expect_eq "B's memory.events low did not move" "$(events A/B low)" "$lb"
 expect_eq "M's memory.events low did not move" "$(events A/M low)" "$lm"
 rmgroup A/B A/M A/C A
-
-# 3. An ancestor's: Q/L has memory.low 100M, and its child Q/L/C, the
-# configured group, reads 80M into it while anon in Q/N holds 32M, so
-# that C's charges take Q above C's wake mark. The kernel's reclaim
-# rooted at C ignores L's protection, so C must be left alone: its
-# cache is all L has, and L is below its low.
-mkgroup Q 128M
-echo +memory >$CG/Q/cgroup.subtree_control
-mkgroup Q/L
-echo +memory >$CG/Q/L/cgroup.subtree_control
-mkgroup Q/L/C
-mkgroup Q/N
-echo 100M >$CG/Q/L/memory.low
-check "watch Q/L/C (stop 96M, start 108M)" mbr_watch Q/L/C 32m 20m
-drop_caches
-run_in Q/N anon 32 60 >/tmp/prot.anon &
-t=0
-while ! grep -q touched /tmp/prot.anon && [ $t -lt 100 ]; do usleep 100000; t=$((t + 1)); done
-run_in Q/L/C dd if=$F of=/dev/null bs=1M count=80 2>/dev/null
-sleep 2
-l1=$(mib Q/L)
-diag "Q $(mib Q)M: L ${l1}M (low 100M), N $(mib Q/N)M; C reclaimed_pages $(gstat Q/L/C reclaimed_pages), unreclaimable $(gstat Q/L/C unreclaimable)"
-check "C's group was woken and backed off (Q above its wake mark)" test "$(gstat Q/L/C unreclaimable)" -gt 0
-check "L kept the cache C read, under its memory.low (${l1}M)" test "$l1" -ge 79
-expect_eq "nothing was reclaimed from C" "$(gstat Q/L/C reclaimed_pages)" 0
-killgroup Q/N
-wait
-rmgroup Q/L/C Q/L Q/N Q
 check "module unloads" mbr_unload
