@@ -182,6 +182,16 @@ void mbr_groups_sum(struct mbr_stats *sum, unsigned int *nr)
 	rcu_read_unlock();
 }
 
+/* The first group of bucket @bkt or of a later one, or NULL. */
+static struct mbr_group *mbr_group_from_bucket_rcu(unsigned int bkt)
+{
+	struct hlist_node *n = NULL;
+
+	for (; !n && bkt < HASH_SIZE(mbr_groups); bkt++)
+		n = rcu_dereference(hlist_first_rcu(&mbr_groups[bkt]));
+	return n ? hlist_entry(n, struct mbr_group, hnode) : NULL;
+}
+
 /**
  * mbr_group_next_rcu() - walk the table
  * @g: the group to go on from, or NULL for the first
@@ -193,14 +203,14 @@ void mbr_groups_sum(struct mbr_stats *sum, unsigned int *nr)
  */
 struct mbr_group *mbr_group_next_rcu(struct mbr_group *g)
 {
-	unsigned int bkt = g ? hash_min(g->id, MBR_HASH_BITS) : 0;
 	struct hlist_node *n;
 
-	n = g ? rcu_dereference(hlist_next_rcu(&g->hnode)) :
-		rcu_dereference(hlist_first_rcu(&mbr_groups[0]));
-	while (!n && ++bkt < HASH_SIZE(mbr_groups))
-		n = rcu_dereference(hlist_first_rcu(&mbr_groups[bkt]));
-	return n ? hlist_entry(n, struct mbr_group, hnode) : NULL;
+	if (!g)
+		return mbr_group_from_bucket_rcu(0);
+	n = rcu_dereference(hlist_next_rcu(&g->hnode));
+	if (n)
+		return hlist_entry(n, struct mbr_group, hnode);
+	return mbr_group_from_bucket_rcu(hash_min(g->id, MBR_HASH_BITS) + 1);
 }
 
 /**
@@ -219,13 +229,7 @@ struct mbr_group *mbr_group_after_rcu(u64 id)
 	hlist_for_each_entry_rcu(g, &mbr_groups[bkt], hnode)
 		if (g->id > id)
 			return g;
-	while (++bkt < HASH_SIZE(mbr_groups)) {
-		g = hlist_entry_safe(rcu_dereference(hlist_first_rcu(&mbr_groups[bkt])),
-				     struct mbr_group, hnode);
-		if (g)
-			return g;
-	}
-	return NULL;
+	return mbr_group_from_bucket_rcu(bkt + 1);
 }
 
 /**
