@@ -260,6 +260,8 @@ struct mbr_headroom {
 	unsigned long limit;	/* what the marks are taken on */
 	unsigned long memsw;	/* v1: the lowest memsw limit up the tree */
 	unsigned long swap;	/* what a turn may swap out before memsw binds */
+	/* The memcg whose limit binds (least room), or NULL; kept alive. */
+	struct mem_cgroup *binding;
 };
 void mbr_memcg_headroom(struct mem_cgroup *memcg, struct mbr_headroom *h);
 unsigned long mbr_folio_margin(struct mem_cgroup *memcg,
@@ -275,6 +277,10 @@ bool mbr_group_charged(struct mbr_group *g, struct mem_cgroup *memcg,
 void mbr_group_backoff(struct mbr_group *g, const struct mbr_headroom *h);
 void mbr_group_progress(struct mbr_group *g);
 bool mbr_group_clear_backoff(struct mbr_group *g);
+
+/* protect.c: what the memcgs above a group protect in it */
+unsigned long mbr_inherited_protection(struct mem_cgroup *memcg,
+				       struct mem_cgroup *binding);
 
 /* autotune.c: wmark_auto's cycles, observed by the worker turns */
 void mbr_auto_observe(struct mbr_group *g, const struct mbr_marks *m,

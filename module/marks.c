@@ -47,7 +47,8 @@ static unsigned long mbr_counter_room(struct page_counter *pc,
  * mbr_memcg_headroom() - a group's usage as its limits see it, in pages
  * @memcg: the memory cgroup, kept alive by the caller
  * @h: where the usage, the limit (mbr_memcg_limit()), the lowest v1
- *	memsw limit and the pages a turn may swap out go
+ *	memsw limit, the pages a turn may swap out and the memcg whose
+ *	limit binds (where the reclaim for a stalled charge starts) go
  *
  * What stalls a group's tasks is the least headroom (limit - usage)
  * over the group and every ancestor with a limit of its own: under a
@@ -72,19 +73,25 @@ static unsigned long mbr_counter_room(struct page_counter *pc,
 void mbr_memcg_headroom(struct mem_cgroup *memcg, struct mbr_headroom *h)
 {
 	unsigned long room = PAGE_COUNTER_MAX, swroom = PAGE_COUNTER_MAX;
-	unsigned long own, sw, self = page_counter_read(&memcg->memory);
+	unsigned long own, sw, r, self = page_counter_read(&memcg->memory);
 	/* memsw shares its place with cgroup2's swap counter: v1 only. */
 	bool v1 = !cgroup_subsys_on_dfl(memory_cgrp_subsys);
 
 	h->limit = PAGE_COUNTER_MAX;
 	h->memsw = PAGE_COUNTER_MAX;
+	h->binding = NULL;
 	for (; memcg; memcg = parent_mem_cgroup(memcg)) {
 		own = min(READ_ONCE(memcg->memory.max),
 			  READ_ONCE(memcg->memory.high));
 		if (own >= PAGE_COUNTER_MAX)
 			continue;
 		h->limit = min(h->limit, own);
-		room = min(room, mbr_counter_room(&memcg->memory, own));
+		r = mbr_counter_room(&memcg->memory, own);
+		/* A tie goes to the lowest: its charge fails first. */
+		if (r < room) {
+			h->binding = memcg;
+			room = r;
+		}
 		sw = v1 ? READ_ONCE(memcg->memsw.max) : PAGE_COUNTER_MAX;
 		if (sw >= PAGE_COUNTER_MAX)
 			continue;

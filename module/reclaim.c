@@ -4,7 +4,9 @@
  * of the group's subtree, and what counts as progress.
  *
  * Background reclaim is voluntary, so it must never take memory that
- * memory.min or memory.low protect, in the group or any descendant.
+ * memory.min or memory.low protect, in the group or any descendant, nor
+ * what the memcgs above it protect in it under the limit that binds
+ * (protect.c).
  * The kernel's memcg reclaim does not promise that: when a pass reclaims
  * nothing while it skipped memcgs below their memory.low, it retries
  * with memory.low ignored (memcg_low_reclaim, raising their "low"
@@ -74,16 +76,18 @@ static unsigned long mbr_room_to_ask(unsigned long room)
 
 /*
  * What @memcg may lose without taking itself or any ancestor up to @top
- * below its protection.
+ * below its protection; @top's is at least @inherited.
  */
 static unsigned long mbr_slack(struct mem_cgroup *memcg,
-			       struct mem_cgroup *top)
+			       struct mem_cgroup *top, unsigned long inherited)
 {
 	unsigned long slack = ULONG_MAX, usage, prot;
 
 	for (; memcg; memcg = parent_mem_cgroup(memcg)) {
 		usage = page_counter_read(&memcg->memory);
 		prot = mbr_protection(memcg);
+		if (memcg == top)
+			prot = max(prot, inherited);
 		if (prot)
 			slack = min(slack, usage > prot ?
 				    mbr_room_to_ask(usage - prot) : 0);
@@ -105,6 +109,7 @@ struct mbr_walk_open {
 struct mbr_walk_best {
 	struct mem_cgroup *memcg;
 	unsigned long usage, slack;
+	unsigned long inherited;	/* mbr_inherited_protection() of top */
 };
 
 /*
@@ -122,7 +127,7 @@ static void mbr_walk_close(struct mbr_walk_open *o, struct mem_cgroup *top,
 	usage = page_counter_read(&o->memcg->memory);
 	if (usage <= best->usage)
 		return;
-	slack = mbr_slack(o->memcg, top);
+	slack = mbr_slack(o->memcg, top, best->inherited);
 	/*
 	 * As the reclaim root, 6.1 judges a memcg by the effective
 	 * protection computed in an earlier reclaim, which may be stale:
@@ -141,17 +146,19 @@ static void mbr_walk_close(struct mbr_walk_open *o, struct mem_cgroup *top,
 
 /*
  * The memcg to reclaim from, with a reference, and how many pages it may
- * lose; NULL if all the group's excess is protected, or if the walk was
+ * lose; NULL if all the group's excess is protected (@top's own usage
+ * at least down to @inherited), or if the walk was
  * cut short before it found a victim. One pre-order walk of at most
  * MBR_WALK_MAX memcgs (the only subtree iterator the kernel exports),
  * keeping the open subtrees on a stack: the largest whole subtree
  * without a protected memcg wins.
  */
 static struct mem_cgroup *mbr_pick_victim(struct mem_cgroup *top,
+					  unsigned long inherited,
 					  unsigned long *max_pages)
 {
 	struct mbr_walk_open open[MBR_WALK_DEPTH];
-	struct mbr_walk_best best = { };
+	struct mbr_walk_best best = { .inherited = inherited };
 	unsigned int depth = 0, seen = 0, base, level, i;
 	struct cgroup_subsys_state *css;
 	struct mem_cgroup *m;
@@ -333,7 +340,9 @@ bool mbr_reclaim_turn(struct mbr_group *g, struct mbr_pace *pace)
 		return false;
 
 	walk_ns = ktime_get_ns();
-	victim = mbr_pick_victim(memcg, &slack);
+	victim = mbr_pick_victim(memcg,
+				 mbr_inherited_protection(memcg, h.binding),
+				 &slack);
 	walk_ns = ktime_get_ns() - walk_ns;
 	if (!victim) {
 		/*
