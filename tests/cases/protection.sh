@@ -69,19 +69,21 @@ rmgroup A/B A/M A/C A
 # down, with each memcg on the way passing its effective protection to
 # its children; a turn, rooted inside the group, must leave what that
 # reclaim would. Q (128M) binds in rounds 1-3; anon in Q/N holds 32M.
+# cg2opts: the cgroup2 mount's options now.
+cg2opts() { awk '$2 == "/sys/fs/cgroup" { print $4 }' /proc/mounts; }
 # cg2mount OPTS: remount cgroup2 with exactly OPTS (busybox's one-argument
 # remount would add the options it has) and check that it took.
 cg2mount() {
 	mount -t cgroup2 -o "remount${1:+,$1}" cgroup2 /sys/fs/cgroup &&
-		test "$(awk '$2 == "/sys/fs/cgroup" { print $4 }' /proc/mounts |
-			tr , '\n' | grep -c '^memory_recursiveprot$')" = \
+		test "$(cg2opts | tr , '\n' | grep -c '^memory_recursiveprot$')" = \
 			"$(echo "$1" | tr , '\n' | grep -c '^memory_recursiveprot$')"
 }
-opts0=$(awk '$2 == "/sys/fs/cgroup" { print $4 }' /proc/mounts | tr , '\n' |
+opts0=$(cg2opts | tr , '\n' |
 	grep -v -e '^rw$' -e '^relatime$' -e '^memory_recursiveprot$' |
 	tr '\n' , | sed 's/,$//')
-opts_orig=$(awk '$2 == "/sys/fs/cgroup" { print $4 }' /proc/mounts |
+opts_orig=$(cg2opts |
 	tr , '\n' | grep -v -e '^rw$' -e '^relatime$' | tr '\n' , | sed 's/,$//')
+opts_rp="memory_recursiveprot${opts0:+,$opts0}"
 # hold_anon: 32M of anon in Q/N, touched before it returns.
 hold_anon() {
 	mkgroup Q/N
@@ -96,7 +98,7 @@ hold_anon() {
 settle() {
 	sleep 2
 	RC=$(gstat "$2" reclaimed_pages) UC=$(gstat "$2" unreclaimable)
-	diag "$1 (cgroup2 $(awk '$2 == "/sys/fs/cgroup" { print $4 }' /proc/mounts)): Q $(mib Q)M; $2 $(mib "$2")M, reclaimed_pages $RC, unreclaimable $UC"
+	diag "$1 (cgroup2 $(cg2opts)): Q $(mib Q)M; $2 $(mib "$2")M, reclaimed_pages $RC, unreclaimable $UC"
 }
 
 # Rounds 1 and 2: Q/L has memory.low 100M; its child Q/L/C, the watched
@@ -107,9 +109,9 @@ inherit_round() {
 	RC= UC= L1=
 	cg2mount "$2" || { check "$1: cgroup2 remounted with '$2'" false; return; }
 	mkgroup Q 128M
-	echo +memory >$CG/Q/cgroup.subtree_control
+	cgmemchildren Q
 	mkgroup Q/L
-	echo +memory >$CG/Q/L/cgroup.subtree_control
+	cgmemchildren Q/L
 	mkgroup Q/L/C
 	echo 100M >$CG/Q/L/memory.low
 	check "$1: watch Q/L/C (stop 96M, start 108M)" mbr_watch Q/L/C 32m 20m
@@ -122,7 +124,7 @@ inherit_round() {
 	wait
 	rmgroup Q/L/C Q/L Q/N Q
 }
-inherit_round "recursiveprot" "memory_recursiveprot${opts0:+,$opts0}"
+inherit_round "recursiveprot" "$opts_rp"
 check "recursiveprot: C's group woke and backed off" test "$UC" -gt 0
 expect_eq "recursiveprot: nothing was reclaimed from C" "$RC" 0
 check "recursiveprot: L kept the cache C read (${L1}M)" test "$L1" -ge 79
@@ -139,14 +141,14 @@ check "no recursiveprot: C was reclaimed ($RC pages)" test "$RC" -gt 0
 # last turn. Configured values would keep all 40M; without the rule C
 # goes to the stop mark (stop 64M, start 108M).
 check "overcommit: cgroup2 remounted with memory_recursiveprot" \
-	cg2mount "memory_recursiveprot${opts0:+,$opts0}"
+	cg2mount "$opts_rp"
 mkgroup Q 128M
-echo +memory >$CG/Q/cgroup.subtree_control
+cgmemchildren Q
 mkgroup Q/P
-echo +memory >$CG/Q/P/cgroup.subtree_control
+cgmemchildren Q/P
 mkgroup Q/P/L1
 mkgroup Q/P/L2
-echo +memory >$CG/Q/P/L2/cgroup.subtree_control
+cgmemchildren Q/P/L2
 mkgroup Q/P/L2/C
 echo 40M >$CG/Q/P/memory.low
 echo 40M >$CG/Q/P/L1/memory.low
@@ -170,12 +172,12 @@ rmgroup Q/P/L2/C Q/P/L2 Q/P/L1 Q/P Q/N Q
 # reclaim then starts at C and ignores all above it, so does a turn,
 # memory_recursiveprot or not.
 check "own limit: cgroup2 remounted with memory_recursiveprot" \
-	cg2mount "memory_recursiveprot${opts0:+,$opts0}"
+	cg2mount "$opts_rp"
 RC=
 mkgroup Q 128M
-echo +memory >$CG/Q/cgroup.subtree_control
+cgmemchildren Q
 mkgroup Q/L
-echo +memory >$CG/Q/L/cgroup.subtree_control
+cgmemchildren Q/L
 mkgroup Q/L/C 48M
 echo 100M >$CG/Q/L/memory.low
 check "own limit: watch Q/L/C (stop 16M, start 28M)" mbr_watch Q/L/C 32m 20m
