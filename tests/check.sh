@@ -230,11 +230,11 @@ build_kernel() {
 	# make check's scale (make check-matrix runs the cases at theirs):
 	# the full kernels' rmdir race, reconfiguration storm, lifetime
 	# rounds, rmmod loop and many groups smaller, the smoke guests'
-	# rmdir race smaller still.
+	# rmdir race smaller still and their load/unload cycles fewer.
 	MBR_GUEST_ENV=
 	if ! echo "$generic" | grep -qx "$krel"; then
 		MBR_GUEST_ENV=$MBR_BUILD/guest-smoke.env
-		echo "MBR_RMDIR_ITERS=15" >"$MBR_GUEST_ENV"
+		printf '%s\n' MBR_RMDIR_ITERS=15 MBR_LOAD_CYCLES=20 >"$MBR_GUEST_ENV"
 	elif [ -z "${MBR_MATRIX:-}${MBR_DEBUG:-}" ]; then
 		MBR_GUEST_ENV=$MBR_BUILD/guest-full.env
 		printf '%s\n' MBR_RMDIR_ITERS=50 MBR_STORM_SECS=30 \

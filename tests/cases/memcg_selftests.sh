@@ -9,7 +9,7 @@
 #   passes with the module                          ok
 #   fails with the module, listed in known-stock-failures (flaky on
 #     stock), and passes when run again with the module (at most
-#     MBR_SELFTEST_RERUNS=4 more runs)              ok, naming both runs
+#     MBR_SELFTEST_RERUNS=6 more runs)              ok, naming both runs
 #   fails with the module, failed the same way in the baseline of this
 #     boot, and listed in known-stock-failures       ok # SKIP known stock failure
 #   fails with the module at the very assertion that a line of
@@ -220,7 +220,7 @@ done
 # that passed; a test that fails every rerun fails. Tests that are not
 # listed (test_memcg_low, say) are never rerun. $R/reruns-PROG: TEST
 # RERUN, the rerun a test passed in.
-RERUNS=${MBR_SELFTEST_RERUNS:-4}
+RERUNS=${MBR_SELFTEST_RERUNS:-6}
 for p in $PROGS; do
 	: >$R/reruns-$p
 	todo=
