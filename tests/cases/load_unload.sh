@@ -1,5 +1,6 @@
-# Load and unload 50 times in a row (MBR_LOAD_CYCLES): every load brings the sysfs root and
-# the workers, every unload takes them and all hooks away again.
+# Load and unload 50 times in a row (MBR_LOAD_CYCLES): every load brings
+# the sysfs root and the workers, every unload takes them and all hooks
+# away again.
 T=/sys/kernel/tracing
 N=${MBR_LOAD_CYCLES:-50}
 bad=0

@@ -1,5 +1,6 @@
-# 10,000 configured groups (MBR_SCALE_GROUPS): add them, run load on a sample, remove them
-# all. Reports memory per group and the time to add and remove.
+# 10,000 configured groups (MBR_SCALE_GROUPS): add them, run load on a
+# sample, remove them all. Reports memory per group and the time to add
+# and remove.
 N=${MBR_SCALE_GROUPS:-10000}
 now_cs() { awk '{ printf "%d", $1 * 100 }' /proc/uptime; }
 slab_kb() { awk '/^Slab:/ { print $2 }' /proc/meminfo; }
