@@ -38,6 +38,7 @@ struct mbr_stats {
 	atomic64_t budget_throttled;	/* periods held back by cpu_budget */
 	atomic64_t budget_throttled_ns;	/* time held back by cpu_budget */
 	atomic64_t auto_cycles;		/* cycles wmark_auto learned from */
+	atomic64_t boosts;		/* cycles that raised wmark_boost's */
 };
 
 /* A group's configuration, replaced as one under RCU. */
@@ -99,6 +100,10 @@ struct mbr_group {
 					 * (0: none open); worker only
 					 */
 	u64 auto_wake;			/* the cycle's wake mark; worker only */
+	u64 boost;			/* wmark_boost's headroom, bytes (0:
+					 * none); the worker learns it, a
+					 * reset zeroes it
+					 */
 	s64 auto_stalls;		/* direct_reclaims, */
 	s64 auto_throttled;		/* budget_throttled and */
 	int auto_seq;			/* mbr_enable_seq at the last
@@ -158,6 +163,7 @@ extern bool mbr_enabled;
 extern atomic_t mbr_enable_seq;
 extern unsigned int mbr_batch_pages;
 extern unsigned int mbr_check_pages;
+extern bool mbr_wmark_boost;
 extern unsigned int mbr_nr_workers;
 extern const char mbr_version[];
 

@@ -199,6 +199,58 @@ static inline struct mbr_marks mbr_conf_marks(const struct mbr_wmark_conf *c,
 }
 
 /*
+ * Boost (wmark_boost): configured marks, distances or a ratio, fix the
+ * headroom, the distance of the wake mark below the limit. A group whose
+ * tasks stalled at the limit in a cycle the workers ran from the wake
+ * mark on was charged faster than that headroom covers: 7.x's readahead
+ * charges a whole window of large folios back to back (8 MiB on a
+ * rotational disk). As kswapd boosts its watermarks after stalls, the
+ * wake and stop marks then move down together: such a cycle at least
+ * doubles the headroom in force, up to a quarter of the limit (never
+ * below the configured headroom). A cycle without a stall gives back a
+ * quarter of the boost above what it used and half again (the rise above
+ * the wake mark, as wmark_auto measures it); a cycle that used more than
+ * that keeps it. 0: no boost.
+ */
+static inline u64 mbr_boost_next(u64 boost, u64 used, bool stalled, u64 limit,
+				 u64 conf)
+{
+	u64 max = limit / 4 > conf ? limit / 4 : conf;
+	u64 cur = boost > conf ? boost : conf;
+	u64 want = used + used / 2;
+
+	if (stalled)
+		want = want > 2 * cur ? want : 2 * cur;
+	else if (want < cur)
+		want = cur - (cur - want + 3) / 4;
+	else
+		want = cur;
+	if (want > max)
+		want = max;
+	return want > conf ? want : 0;
+}
+
+/*
+ * The marks in force: the configured ones, moved down together by what
+ * @boost adds to their headroom (wmark_auto's are never boosted: it
+ * learns its own headroom).
+ */
+static inline struct mbr_marks mbr_conf_marks_boosted(const struct mbr_wmark_conf *c,
+						      u64 limit, u64 headroom,
+						      u64 boost)
+{
+	struct mbr_marks m = mbr_conf_marks(c, limit, headroom);
+	u64 conf = limit - m.low, d;
+
+	if (c->autotune || !mbr_conf_active(c) || boost <= conf)
+		return m;
+	d = boost - conf;
+	m.low = m.low > d ? m.low - d : 0;
+	m.high = m.high > d ? m.high - d : 0;
+	return m;
+}
+
+/*
  * Write rules of the seeds: high is set before low, low is cleared
  * before high, and high_wmark_distance > low_wmark_distance whenever
  * both are set, so that the stop mark lies below the wake mark.

@@ -31,6 +31,7 @@
 void mbr_auto_reset(struct mbr_group *g)
 {
 	WRITE_ONCE(g->auto_headroom, 0);
+	WRITE_ONCE(g->boost, 0);
 	set_bit(MBR_GROUP_AUTO_RESET, &g->flags);
 }
 
@@ -56,6 +57,7 @@ void mbr_auto_observe(struct mbr_group *g, const struct mbr_marks *m,
 
 	if (test_and_clear_bit(MBR_GROUP_AUTO_RESET, &g->flags)) {
 		WRITE_ONCE(g->auto_headroom, 0);
+		WRITE_ONCE(g->boost, 0);
 		mbr_auto_rebase(g);
 		return;		/* the marks were of the old headroom */
 	}
@@ -84,6 +86,22 @@ void mbr_auto_cycle_discard(struct mbr_group *g)
 		mbr_auto_rebase(g);
 }
 
+/* wmark_boost: the configured marks' cycle ends (wmark.h). */
+static void mbr_boost_cycle_end(struct mbr_group *g,
+				const struct mbr_wmark_conf *wm, u64 limit,
+				u64 used, bool stalled)
+{
+	u64 conf = limit - mbr_conf_marks(wm, limit, 0).low;
+	u64 boost = 0;
+
+	if (READ_ONCE(mbr_wmark_boost))
+		boost = mbr_boost_next(READ_ONCE(g->boost), used, stalled,
+				       limit, conf);
+	if (boost > READ_ONCE(g->boost))
+		atomic64_inc(&g->stats.boosts);
+	WRITE_ONCE(g->boost, boost);
+}
+
 /**
  * mbr_auto_cycle_end() - the group is back at its stop mark
  * @g: the group
@@ -108,11 +126,16 @@ void mbr_auto_cycle_end(struct mbr_group *g)
 	rcu_read_lock();
 	wm = rcu_dereference(g->conf)->wm;
 	rcu_read_unlock();
-	if (!wm.autotune || test_bit(MBR_GROUP_AUTO_RESET, &g->flags))
+	if (test_bit(MBR_GROUP_AUTO_RESET, &g->flags))
 		return;
 	limit = mbr_memcg_limit(g->memcg);
 	if (limit >= PAGE_COUNTER_MAX)
 		return;
+	if (!wm.autotune) {
+		mbr_boost_cycle_end(g, &wm, (u64)limit << PAGE_SHIFT, used,
+				    stalled);
+		return;
+	}
 	WRITE_ONCE(g->auto_headroom,
 		   mbr_auto_next(READ_ONCE(g->auto_headroom), used, stalled,
 				 (u64)limit << PAGE_SHIFT, wm.ratio));

@@ -36,6 +36,7 @@ unsigned int mbr_nr_workers;
  */
 unsigned int mbr_batch_pages = 256;
 unsigned int mbr_check_pages = 32;
+bool mbr_wmark_boost = true;
 
 static bool cgroupfs_files;
 module_param(cgroupfs_files, bool, 0444);

@@ -146,6 +146,12 @@ unsigned long mbr_folio_margin(struct mem_cgroup *memcg,
 	return min_t(unsigned long, MBR_FOLIO_MARGIN, band / 2);
 }
 
+/* wmark_boost's headroom in force: none while the switch is off. */
+static u64 mbr_group_boost(struct mbr_group *g)
+{
+	return READ_ONCE(mbr_wmark_boost) ? READ_ONCE(g->boost) : 0;
+}
+
 /**
  * mbr_group_marks() - a group's watermarks, in bytes, from one limit read
  * @g: the group
@@ -161,8 +167,9 @@ struct mbr_marks mbr_group_marks(struct mbr_group *g, struct mem_cgroup *memcg)
 	if (limit >= PAGE_COUNTER_MAX)
 		return marks;
 	rcu_read_lock();
-	marks = mbr_conf_marks(&rcu_dereference(g->conf)->wm, limit_bytes,
-			       READ_ONCE(g->auto_headroom));
+	marks = mbr_conf_marks_boosted(&rcu_dereference(g->conf)->wm,
+				       limit_bytes, READ_ONCE(g->auto_headroom),
+				       mbr_group_boost(g));
 	rcu_read_unlock();
 	return marks;
 }
@@ -270,8 +277,9 @@ bool mbr_group_charged(struct mbr_group *g, struct mem_cgroup *memcg,
 	if (h.limit >= PAGE_COUNTER_MAX)
 		return false;
 	usage = (u64)(h.usage + pending) << PAGE_SHIFT;
-	marks = mbr_conf_marks(wm, (u64)h.limit << PAGE_SHIFT,
-			       READ_ONCE(g->auto_headroom));
+	marks = mbr_conf_marks_boosted(wm, (u64)h.limit << PAGE_SHIFT,
+				       READ_ONCE(g->auto_headroom),
+				       mbr_group_boost(g));
 	if (test_bit(MBR_GROUP_UNRECLAIMABLE, &g->flags)) {
 		bool same = h.limit == READ_ONCE(g->backoff_limit) &&
 			    h.memsw == READ_ONCE(g->backoff_memsw);

@@ -44,6 +44,7 @@ void mbr_stats_add(struct mbr_stats *sum, const struct mbr_stats *st)
 	atomic64_add(atomic64_read(&st->budget_throttled_ns),
 		     &sum->budget_throttled_ns);
 	atomic64_add(atomic64_read(&st->auto_cycles), &sum->auto_cycles);
+	atomic64_add(atomic64_read(&st->boosts), &sum->boosts);
 }
 
 static void mbr_emit(char *buf, int *len, const char *key,
@@ -75,6 +76,7 @@ void mbr_stats_show(const struct mbr_stats *st, char *buf, int *len)
 	mbr_emit(buf, len, "budget_throttled", &st->budget_throttled);
 	mbr_emit(buf, len, "budget_throttled_ns", &st->budget_throttled_ns);
 	mbr_emit(buf, len, "auto_cycles", &st->auto_cycles);
+	mbr_emit(buf, len, "boosts", &st->boosts);
 }
 
 /**

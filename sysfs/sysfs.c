@@ -46,6 +46,26 @@ static ssize_t enabled_store(struct kobject *kobj, struct kobj_attribute *attr,
 	return count;
 }
 
+static ssize_t wmark_boost_show(struct kobject *kobj,
+				struct kobj_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%d\n", READ_ONCE(mbr_wmark_boost));
+}
+
+/* Off: the configured marks hold again at once (mbr_group_boost()). */
+static ssize_t wmark_boost_store(struct kobject *kobj,
+				 struct kobj_attribute *attr, const char *buf,
+				 size_t count)
+{
+	bool on;
+	int ret = mbr_parse_switch(buf, count, &on);
+
+	if (ret)
+		return ret;
+	WRITE_ONCE(mbr_wmark_boost, on);
+	return count;
+}
+
 /* batch_pages and check_pages: a page count from 1 to 1 << 20. */
 static int mbr_store_pages(const char *buf, unsigned int *dst)
 {
@@ -154,6 +174,7 @@ static ssize_t cgroupfs_files_store(struct kobject *kobj,
 static struct kobj_attribute version_attr = __ATTR_RO(version);
 static struct kobj_attribute nr_workers_attr = __ATTR_RO(nr_workers);
 static struct kobj_attribute enabled_attr = __ATTR_RW(enabled);
+static struct kobj_attribute wmark_boost_attr = __ATTR_RW(wmark_boost);
 static struct kobj_attribute batch_pages_attr = __ATTR_RW(batch_pages);
 static struct kobj_attribute check_pages_attr = __ATTR_RW(check_pages);
 static struct kobj_attribute add_attr = __ATTR_WO(add);
@@ -168,6 +189,7 @@ static struct attribute *mbr_root_attrs[] = {
 	&version_attr.attr,
 	&nr_workers_attr.attr,
 	&enabled_attr.attr,
+	&wmark_boost_attr.attr,
 	&batch_pages_attr.attr,
 	&check_pages_attr.attr,
 	&add_attr.attr,

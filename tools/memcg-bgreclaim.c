@@ -621,9 +621,9 @@ static int cmd_status(int argc, char **argv, bool top)
 
 /* The settings of the config file, besides rules: switches first. */
 static const char *const conf_globals[] = {
-	"enabled", "cgroupfs_files", "batch_pages", "check_pages"
+	"enabled", "cgroupfs_files", "wmark_boost", "batch_pages", "check_pages"
 };
-#define NR_CONF_SWITCHES	2	/* 0 or 1; the others 1 to 1 << 20 */
+#define NR_CONF_SWITCHES	3	/* 0 or 1; the others 1 to 1 << 20 */
 #define NR_CONF_GLOBALS	(sizeof(conf_globals) / sizeof(conf_globals[0]))
 #define MAX_CONF_RULES	32	/* the module's own limit */
 

@@ -212,6 +212,54 @@ static void test_auto(void)
 	ok(h == MBR_AUTO_MIN, "quiet cycles take it down to MBR_AUTO_MIN");
 }
 
+static void test_boost(void)
+{
+	struct mbr_wmark_conf c = { .ratio = 95, .scale = 20 };
+	u64 lim = 96 * MiB, conf, b;
+	struct mbr_marks m, mb;
+
+	m = mbr_conf_marks(&c, lim, 0);
+	conf = lim - m.low;
+	ok(mbr_boost_next(0, 0, false, lim, conf) == 0,
+	   "boost: a quiet cycle leaves none");
+	b = mbr_boost_next(0, conf, true, lim, conf);
+	ok(b == 2 * conf, "a stall doubles the configured headroom");
+	ok(mbr_boost_next(0, 8 * MiB, true, lim, conf) == 12 * MiB,
+	   "or takes what the cycle used and half again, if more");
+	ok(mbr_boost_next(b, 8 * MiB, false, lim, conf) == b,
+	   "a cycle without a stall that used more keeps it");
+	ok(mbr_boost_next(b, 0, false, lim, conf) == b - (b + 3) / 4,
+	   "a quiet cycle gives back a quarter of it");
+	ok(mbr_boost_next(20 * MiB, 20 * MiB, true, lim, conf) == lim / 4,
+	   "never past a quarter of the limit");
+	ok(mbr_boost_next(0, 0, true, 8 * MiB, 4 * MiB) == 0,
+	   "nor past the configured headroom where that is more");
+	for (b = 2 * conf; b;)
+		b = mbr_boost_next(b, 0, false, lim, conf);
+	ok(b == 0, "quiet cycles take it back to none");
+
+	mb = mbr_conf_marks_boosted(&c, lim, 0, 2 * conf);
+	ok(mb.low == m.low - conf && mb.high == m.high - conf,
+	   "a boost moves both marks down together");
+	mb = mbr_conf_marks_boosted(&c, lim, 0, conf);
+	ok(mb.low == m.low && mb.high == m.high,
+	   "a boost at the configured headroom changes nothing");
+	mb = mbr_conf_marks_boosted(&c, lim, 0, 2 * lim);
+	ok(mb.low == 0 && mb.high == 0, "marks clamp at 0");
+	c.ratio = 0;
+	mb = mbr_conf_marks_boosted(&c, lim, 0, 8 * MiB);
+	ok(mb.low == lim && mb.high == lim, "an inactive group is not boosted");
+	c.high_dist = 2 * MiB;
+	c.low_dist = 1 * MiB;
+	mb = mbr_conf_marks_boosted(&c, lim, 0, 4 * MiB);
+	ok(mb.low == lim - 4 * MiB && mb.high == lim - 5 * MiB,
+	   "distances move as a ratio does");
+	c.autotune = true;
+	m = mbr_conf_marks(&c, lim, 0);
+	mb = mbr_conf_marks_boosted(&c, lim, 0, lim / 4);
+	ok(mb.low == m.low && mb.high == m.high, "wmark_auto is never boosted");
+}
+
 static void test_uint(void)
 {
 	unsigned int v = 7;
@@ -240,6 +288,7 @@ int main(void)
 	test_ratio();
 	test_uint();
 	test_auto();
+	test_boost();
 	printf("1..%d\n", nr_test);
 	return nr_fail != 0;
 }

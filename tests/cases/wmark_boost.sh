@@ -1,0 +1,63 @@
+# wmark_boost: configured marks whose headroom is smaller than what the
+# group is charged at once (here 256K under the limit, while readahead
+# charges 1 MiB at a time on 6.x and 8 MiB on 7.x) let its tasks stall.
+# With the boost, a cycle with a stall moves both marks down, and the
+# stalls stop; without it, the marks stay exactly where they were set.
+# Turning the switch off restores the configured marks at once, and a
+# configuration write starts the group without a boost.
+F=/mnt/stream.dat
+check "test file" make_file $F ${MBR_STREAM_MB:-768}
+check "module loads" mbr_load
+expect_eq "wmark_boost starts on" "$(cat $MBR_SYSFS/wmark_boost)" 1
+for bad in 2 -1 x ""; do
+	expect_eq "wmark_boost refuses '$bad'" "$(wr $MBR_SYSFS/wmark_boost "$bad")" EINVAL
+done
+L=$((96 << 20))
+LOW=$((L - (256 << 10)))
+HIGH=$((L - (1 << 20)))
+
+# run TAG: a fresh group WB, watched at 1m/256k, streams the file once;
+# n_TAG its tasks' direct reclaims (the kernel's tracepoint), b_TAG its
+# boosts, wb_TAG its wmark_boost after the read.
+run() {
+	mkgroup WB 96M
+	check "watch WB at 1m/256k ($1)" mbr_watch WB 1m 256k
+	drop_caches
+	trace_reclaims_start
+	run_in WB stream $F 1 >/dev/null
+	eval "n_$1=$(trace_reclaims stream)"
+	trace_reclaims_stop
+	eval "b_$1=$(gstat WB boosts)"
+	eval "wb_$1=$(gstat WB wmark_boost)"
+	eval "marks_$1='$(wmark WB low) $(wmark WB high)'"
+}
+
+expect_eq "wmark_boost=0" "$(wr $MBR_SYSFS/wmark_boost 0)" OK
+run off
+diag "without the boost: $n_off direct reclaims, $b_off boosts"
+check "the read stalls under a 256K headroom ($n_off direct reclaims)" test "$n_off" -gt 20
+expect_eq "no boost" "$b_off $wb_off" "0 0"
+expect_eq "the marks stay where they were set" "$marks_off" "$LOW $HIGH"
+rmdir $CG/WB
+
+expect_eq "wmark_boost=1" "$(wr $MBR_SYSFS/wmark_boost 1)" OK
+run on
+diag "with the boost: $n_on direct reclaims (off: $n_off), $b_on boosts, headroom $wb_on"
+check "the group was boosted ($b_on times)" test "$b_on" -gt 0
+check "its headroom is above the configured 256K ($wb_on)" test "$wb_on" -gt $((256 << 10))
+check "at most a quarter of the limit" test "$wb_on" -le $((L / 4))
+d=$((wb_on - (256 << 10)))
+expect_eq "both marks moved down by the boost" "$marks_on" "$((LOW - d)) $((HIGH - d))"
+check "direct reclaims at most a quarter of the run without ($n_on vs $n_off)" \
+	test $((n_on * 4)) -le "$n_off"
+
+expect_eq "wmark_boost=0 again" "$(wr $MBR_SYSFS/wmark_boost 0)" OK
+expect_eq "the configured marks hold at once" "$(wmark WB low) $(wmark WB high)" "$LOW $HIGH"
+wr $MBR_SYSFS/wmark_boost 1 >/dev/null
+expect_eq "and the boost again when it is on" "$(wmark WB low) $(wmark WB high)" "$((LOW - d)) $((HIGH - d))"
+D=$(grp_dir WB)
+expect_eq "a configuration write" "$(wr $D/low_wmark_distance 512k)" OK
+expect_eq "starts the group without a boost" "$(wmark WB low) $(wmark WB high)" \
+	"$((L - (512 << 10))) $HIGH"
+rmdir $CG/WB
+check "module unloads" mbr_unload
