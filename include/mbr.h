@@ -38,7 +38,7 @@ struct mbr_stats {
 	atomic64_t budget_throttled;	/* periods held back by cpu_budget */
 	atomic64_t budget_throttled_ns;	/* time held back by cpu_budget */
 	atomic64_t auto_cycles;		/* cycles wmark_auto learned from */
-	atomic64_t boosts;		/* cycles that raised wmark_boost's */
+	atomic64_t boosts;		/* cycles that raised the boost */
 };
 
 /* A group's configuration, replaced as one under RCU. */
@@ -108,6 +108,9 @@ struct mbr_group {
 	s64 auto_throttled;		/* budget_throttled and */
 	int auto_seq;			/* mbr_enable_seq at the last
 					 * cycle's end; worker only
+					 */
+	bool auto_discarded;		/* a cycle was discarded since;
+					 * worker only
 					 */
 	struct mbr_pool *pool;		/* a dedicated worker, or NULL
 					 * (the shared ones); under mbr_lock
@@ -276,6 +279,7 @@ unsigned long mbr_folio_margin(struct mem_cgroup *memcg,
 #define MBR_FOLIO_MARGIN \
 	(IS_ENABLED(CONFIG_TRANSPARENT_HUGEPAGE) ? \
 	 HPAGE_PMD_NR + SWAP_CLUSTER_MAX : 0)
+u64 mbr_group_boost(struct mbr_group *g);
 struct mbr_marks mbr_group_marks(struct mbr_group *g,
 				 struct mem_cgroup *memcg);
 bool mbr_group_charged(struct mbr_group *g, struct mem_cgroup *memcg,

@@ -235,17 +235,23 @@ static inline u64 mbr_boost_next(u64 boost, u64 used, bool stalled, u64 limit,
  * @boost adds to their headroom (wmark_auto's are never boosted: it
  * learns its own headroom).
  */
-static inline struct mbr_marks mbr_conf_marks_boosted(const struct mbr_wmark_conf *c,
-						      u64 limit, u64 headroom,
-						      u64 boost)
+static inline struct mbr_marks
+mbr_conf_marks_boosted(const struct mbr_wmark_conf *c, u64 limit,
+		       u64 headroom, u64 boost)
 {
 	struct mbr_marks m = mbr_conf_marks(c, limit, headroom);
-	u64 conf = limit - m.low, d;
+	u64 conf, d;
 
-	if (c->autotune || !mbr_conf_active(c) || boost <= conf)
+	if (c->autotune || !mbr_conf_active(c))
+		return m;
+	/* Within its bound under the limit now: limits change. */
+	conf = limit - m.low;
+	if (boost > limit / 4)
+		boost = limit / 4;
+	if (boost <= conf)
 		return m;
 	d = boost - conf;
-	m.low = m.low > d ? m.low - d : 0;
+	m.low -= d;
 	m.high = m.high > d ? m.high - d : 0;
 	return m;
 }

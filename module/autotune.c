@@ -55,11 +55,18 @@ void mbr_auto_observe(struct mbr_group *g, const struct mbr_marks *m,
 {
 	u64 bytes = (u64)usage << PAGE_SHIFT;
 
-	if (test_and_clear_bit(MBR_GROUP_AUTO_RESET, &g->flags)) {
+	if (test_bit(MBR_GROUP_AUTO_RESET, &g->flags)) {
 		WRITE_ONCE(g->auto_headroom, 0);
 		WRITE_ONCE(g->boost, 0);
+		/* After the zeroes: while set, the boost reads as none. */
+		clear_bit_unlock(MBR_GROUP_AUTO_RESET, &g->flags);
 		mbr_auto_rebase(g);
 		return;		/* the marks were of the old headroom */
+	}
+	/* The stalls of a back-off, or of reclaim turned off, teach nothing. */
+	if (g->auto_discarded) {
+		g->auto_discarded = false;
+		mbr_auto_rebase(g);
 	}
 	/* A limit or configuration change moved the marks: start over. */
 	if (g->auto_peak && m->low != g->auto_wake)
@@ -82,8 +89,14 @@ void mbr_auto_observe(struct mbr_group *g, const struct mbr_marks *m,
  */
 void mbr_auto_cycle_discard(struct mbr_group *g)
 {
-	if (g->auto_peak)
-		mbr_auto_rebase(g);
+	mbr_auto_rebase(g);
+	g->auto_discarded = true;
+	/*
+	 * A boosted group that backs off cannot reach its boosted stop mark
+	 * (anon without swap, protection): the boost would only cost it its
+	 * page cache each time the back-off ends.
+	 */
+	WRITE_ONCE(g->boost, 0);
 }
 
 /* wmark_boost: the configured marks' cycle ends (wmark.h). */
@@ -94,7 +107,7 @@ static void mbr_boost_cycle_end(struct mbr_group *g,
 	u64 conf = limit - mbr_conf_marks(wm, limit, 0).low;
 	u64 boost = 0;
 
-	if (READ_ONCE(mbr_wmark_boost))
+	if (READ_ONCE(mbr_wmark_boost) && mbr_conf_active(wm))
 		boost = mbr_boost_next(READ_ONCE(g->boost), used, stalled,
 				       limit, conf);
 	if (boost > READ_ONCE(g->boost))

@@ -77,7 +77,12 @@ static int mbr_conf_replace(struct mbr_group *g, mbr_conf_edit_t edit,
 	}
 	if (ret & MBR_CONF_BUDGET)
 		mbr_conf_reset_budget(g);
-	if (ret & MBR_CONF_AUTO)
+	/*
+	 * New marks end a boost too: it was learnt under the old ones (an
+	 * auto group's headroom only starts over when auto is turned on).
+	 */
+	if ((ret & MBR_CONF_AUTO) ||
+	    (!new->wm.autotune && !mbr_wmark_conf_equal(&old->wm, &new->wm)))
 		mbr_auto_reset(g);
 	if (ret & MBR_CONF_FILES) {
 		set_bit(MBR_GROUP_CGROUPFS, &g->flags);

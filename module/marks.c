@@ -146,10 +146,16 @@ unsigned long mbr_folio_margin(struct mem_cgroup *memcg,
 	return min_t(unsigned long, MBR_FOLIO_MARGIN, band / 2);
 }
 
-/* wmark_boost's headroom in force: none while the switch is off. */
-static u64 mbr_group_boost(struct mbr_group *g)
+/*
+ * The group's boost (wmark_boost): none while the switch is off, or
+ * while a reset waits for the worker (mbr_auto_observe()).
+ */
+u64 mbr_group_boost(struct mbr_group *g)
 {
-	return READ_ONCE(mbr_wmark_boost) ? READ_ONCE(g->boost) : 0;
+	if (!READ_ONCE(mbr_wmark_boost) ||
+	    test_bit(MBR_GROUP_AUTO_RESET, &g->flags))
+		return 0;
+	return READ_ONCE(g->boost);
 }
 
 /**

@@ -174,8 +174,8 @@ static ssize_t stat_show(struct kobject *kobj, struct kobj_attribute *attr,
 	int len = 0;
 
 	mbr_stats_show(&to_group(kobj)->stats, buf, &len);
-	len += sysfs_emit_at(buf, len, "wmark_boost %llu\n",
-			     READ_ONCE(to_group(kobj)->boost));
+	len += sysfs_emit_at(buf, len, "boost_headroom %llu\n",
+			     mbr_group_boost(to_group(kobj)));
 	return len;
 }
 

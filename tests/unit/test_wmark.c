@@ -245,7 +245,10 @@ static void test_boost(void)
 	ok(mb.low == m.low && mb.high == m.high,
 	   "a boost at the configured headroom changes nothing");
 	mb = mbr_conf_marks_boosted(&c, lim, 0, 2 * lim);
-	ok(mb.low == 0 && mb.high == 0, "marks clamp at 0");
+	ok(mb.low == lim - lim / 4 && mb.high == m.high - (lim / 4 - conf),
+	   "a boost past a quarter of the limit (the limit fell) stops there");
+	mb = mbr_conf_marks_boosted(&c, 8 * MiB, 0, 4 * MiB);
+	ok(mb.low == 6 * MiB, "a quarter of the limit now, not when learnt");
 	c.ratio = 0;
 	mb = mbr_conf_marks_boosted(&c, lim, 0, 8 * MiB);
 	ok(mb.low == lim && mb.high == lim, "an inactive group is not boosted");
