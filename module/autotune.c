@@ -44,6 +44,23 @@ static void mbr_auto_rebase(struct mbr_group *g)
 	g->auto_seq = atomic_read(&mbr_enable_seq);
 }
 
+/*
+ * The worker applies a reset at its next turn, whichever way the turn
+ * goes: a cycle of the old configuration cannot write over it then.
+ */
+static bool mbr_auto_apply_reset(struct mbr_group *g)
+{
+	if (!test_bit(MBR_GROUP_AUTO_RESET, &g->flags))
+		return false;
+	WRITE_ONCE(g->auto_headroom, 0);
+	WRITE_ONCE(g->boost, 0);
+	/* After the zeroes: while set, the boost reads as none. */
+	clear_bit_unlock(MBR_GROUP_AUTO_RESET, &g->flags);
+	g->auto_discarded = false;
+	mbr_auto_rebase(g);
+	return true;
+}
+
 /**
  * mbr_auto_observe() - a turn starts on a group above its stop mark
  * @g: the group
@@ -55,14 +72,8 @@ void mbr_auto_observe(struct mbr_group *g, const struct mbr_marks *m,
 {
 	u64 bytes = (u64)usage << PAGE_SHIFT;
 
-	if (test_bit(MBR_GROUP_AUTO_RESET, &g->flags)) {
-		WRITE_ONCE(g->auto_headroom, 0);
-		WRITE_ONCE(g->boost, 0);
-		/* After the zeroes: while set, the boost reads as none. */
-		clear_bit_unlock(MBR_GROUP_AUTO_RESET, &g->flags);
-		mbr_auto_rebase(g);
+	if (mbr_auto_apply_reset(g))
 		return;		/* the marks were of the old headroom */
-	}
 	/* The stalls of a back-off, or of reclaim turned off, teach nothing. */
 	if (g->auto_discarded) {
 		g->auto_discarded = false;
@@ -126,14 +137,31 @@ void mbr_auto_cycle_end(struct mbr_group *g)
 	int seq = atomic_read(&mbr_enable_seq);
 	unsigned long limit;
 	struct mbr_wmark_conf wm;
-	bool stalled;
+	bool opened = g->auto_peak, stalled;
 	u64 used;
 
-	if (!g->auto_peak)
+	if (mbr_auto_apply_reset(g))
 		return;
-	stalled = stalls != g->auto_stalls &&
+	stalled = stalls != g->auto_stalls && !g->auto_discarded &&
 		  throttled == g->auto_throttled && seq == g->auto_seq;
+	/*
+	 * No turn found the group above its stop mark, yet its tasks
+	 * stalled since the last cycle: their own reclaim got there first
+	 * (7.x's readahead: a window's charge fails at the limit before
+	 * the worker's first turn). To the boost, that is a cycle with a
+	 * stall.
+	 */
+	if (!opened && !stalled) {
+		/* A stale base (a new group, a hold, a discard): from now. */
+		if (g->auto_discarded || seq != g->auto_seq ||
+		    throttled != g->auto_throttled) {
+			g->auto_discarded = false;
+			mbr_auto_rebase(g);
+		}
+		return;
+	}
 	used = g->auto_peak > g->auto_wake ? g->auto_peak - g->auto_wake : 0;
+	g->auto_discarded = false;
 	mbr_auto_rebase(g);
 
 	rcu_read_lock();
@@ -149,6 +177,8 @@ void mbr_auto_cycle_end(struct mbr_group *g)
 				    stalled);
 		return;
 	}
+	if (!opened)
+		return;
 	WRITE_ONCE(g->auto_headroom,
 		   mbr_auto_next(READ_ONCE(g->auto_headroom), used, stalled,
 				 (u64)limit << PAGE_SHIFT, wm.ratio));

@@ -46,6 +46,7 @@ run() {
 	eval "b_$1=$(gstat WB boosts)"
 	eval "wb_$1=$(gstat WB boost_headroom)"
 	eval "marks_$1='$(wmark WB low) $(wmark WB high)'"
+	diag "WB ($1): $(grep -v '^le_' "$(grp_dir WB)/stat" | tr '\n' ' ')"
 }
 
 expect_eq "wmark_boost=0" "$(wr $MBR_SYSFS/wmark_boost 0)" OK
