@@ -102,7 +102,7 @@ struct mbr_group {
 	u64 auto_wake;			/* the cycle's wake mark; worker only */
 	u64 boost;			/* wmark_boost's headroom, bytes (0:
 					 * none); the worker learns it, a
-					 * reset zeroes it
+					 * reset or a back-off zeroes it
 					 */
 	s64 auto_stalls;		/* direct_reclaims, */
 	s64 auto_throttled;		/* budget_throttled and */
@@ -280,6 +280,7 @@ unsigned long mbr_folio_margin(struct mem_cgroup *memcg,
 	(IS_ENABLED(CONFIG_TRANSPARENT_HUGEPAGE) ? \
 	 HPAGE_PMD_NR + SWAP_CLUSTER_MAX : 0)
 u64 mbr_group_boost(struct mbr_group *g);
+u64 mbr_group_boost_headroom(struct mbr_group *g, struct mem_cgroup *memcg);
 struct mbr_marks mbr_group_marks(struct mbr_group *g,
 				 struct mem_cgroup *memcg);
 bool mbr_group_charged(struct mbr_group *g, struct mem_cgroup *memcg,
@@ -296,7 +297,7 @@ unsigned long mbr_inherited_protection(struct mem_cgroup *memcg,
 void mbr_auto_observe(struct mbr_group *g, const struct mbr_marks *m,
 		      unsigned long usage);
 void mbr_auto_cycle_end(struct mbr_group *g);
-void mbr_auto_cycle_discard(struct mbr_group *g);
+void mbr_auto_cycle_discard(struct mbr_group *g, bool backoff);
 void mbr_auto_reset(struct mbr_group *g);
 
 /* stats.c */

@@ -13,9 +13,10 @@
  * cpu_budget's periods: the group's tasks were meant to reclaim then.
  *
  * Every field here is the worker's own (one worker has a group at a
- * time) but the headroom, which the charge hook reads and a reset
- * zeroes; the worker applies every reset itself, at its next turn, so
- * that a cycle of the old configuration cannot write over one.
+ * time) but the headroom and wmark_boost's boost, which the charge hook
+ * reads and a reset zeroes (a back-off zeroes the boost too); the worker
+ * applies every reset itself, at its next turn, so that a cycle of the
+ * old configuration cannot write over one.
  */
 #include <linux/memcontrol.h>
 #include <linux/page_counter.h>
@@ -97,8 +98,9 @@ void mbr_auto_observe(struct mbr_group *g, const struct mbr_marks *m,
 /**
  * mbr_auto_cycle_discard() - the cycle ends without teaching anything
  * @g: the group
+ * @backoff: because the group backed off (else reclaim is off)
  */
-void mbr_auto_cycle_discard(struct mbr_group *g)
+void mbr_auto_cycle_discard(struct mbr_group *g, bool backoff)
 {
 	mbr_auto_rebase(g);
 	g->auto_discarded = true;
@@ -107,7 +109,8 @@ void mbr_auto_cycle_discard(struct mbr_group *g)
 	 * (anon without swap, protection): the boost would only cost it its
 	 * page cache each time the back-off ends.
 	 */
-	WRITE_ONCE(g->boost, 0);
+	if (backoff)
+		WRITE_ONCE(g->boost, 0);
 }
 
 /* wmark_boost: the configured marks' cycle ends (wmark.h). */
@@ -142,6 +145,9 @@ void mbr_auto_cycle_end(struct mbr_group *g)
 
 	if (mbr_auto_apply_reset(g))
 		return;
+	rcu_read_lock();
+	wm = rcu_dereference(g->conf)->wm;
+	rcu_read_unlock();
 	stalled = stalls != g->auto_stalls && !g->auto_discarded &&
 		  throttled == g->auto_throttled && seq == g->auto_seq;
 	/*
@@ -160,13 +166,13 @@ void mbr_auto_cycle_end(struct mbr_group *g)
 		}
 		return;
 	}
+	/* wmark_auto learns from cycles: the stalls count in the next one. */
+	if (!opened && wm.autotune)
+		return;
 	used = g->auto_peak > g->auto_wake ? g->auto_peak - g->auto_wake : 0;
 	g->auto_discarded = false;
 	mbr_auto_rebase(g);
 
-	rcu_read_lock();
-	wm = rcu_dereference(g->conf)->wm;
-	rcu_read_unlock();
 	if (test_bit(MBR_GROUP_AUTO_RESET, &g->flags))
 		return;
 	limit = mbr_memcg_limit(g->memcg);
@@ -177,8 +183,6 @@ void mbr_auto_cycle_end(struct mbr_group *g)
 				    stalled);
 		return;
 	}
-	if (!opened)
-		return;
 	WRITE_ONCE(g->auto_headroom,
 		   mbr_auto_next(READ_ONCE(g->auto_headroom), used, stalled,
 				 (u64)limit << PAGE_SHIFT, wm.ratio));

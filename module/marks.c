@@ -148,14 +148,43 @@ unsigned long mbr_folio_margin(struct mem_cgroup *memcg,
 
 /*
  * The group's boost (wmark_boost): none while the switch is off, or
- * while a reset waits for the worker (mbr_auto_observe()).
+ * while a reset waits for the worker, which zeroes the boost before it
+ * clears the bit (clear_bit_unlock()).
  */
 u64 mbr_group_boost(struct mbr_group *g)
 {
 	if (!READ_ONCE(mbr_wmark_boost) ||
-	    test_bit(MBR_GROUP_AUTO_RESET, &g->flags))
+	    test_bit_acquire(MBR_GROUP_AUTO_RESET, &g->flags))
 		return 0;
 	return READ_ONCE(g->boost);
+}
+
+/**
+ * mbr_group_boost_headroom() - the headroom in force under a boost
+ * @g: the group
+ * @memcg: its memcg
+ *
+ * Return: the distance of the boosted wake mark below the limit, in
+ * bytes; 0 while no boost moves the marks (none, or the limit's bound
+ * leaves none above the configured headroom).
+ */
+u64 mbr_group_boost_headroom(struct mbr_group *g, struct mem_cgroup *memcg)
+{
+	unsigned long limit = mbr_memcg_limit(memcg);
+	u64 limit_bytes = (u64)limit << PAGE_SHIFT;
+	const struct mbr_wmark_conf *wm;
+	struct mbr_marks conf, boosted;
+
+	if (limit >= PAGE_COUNTER_MAX)
+		return 0;
+	rcu_read_lock();
+	wm = &rcu_dereference(g->conf)->wm;
+	conf = mbr_conf_marks(wm, limit_bytes, READ_ONCE(g->auto_headroom));
+	boosted = mbr_conf_marks_boosted(wm, limit_bytes,
+					 READ_ONCE(g->auto_headroom),
+					 mbr_group_boost(g));
+	rcu_read_unlock();
+	return boosted.low != conf.low ? limit_bytes - boosted.low : 0;
 }
 
 /**

@@ -355,7 +355,8 @@ bool mbr_reclaim_turn(struct mbr_group *g, struct mbr_pace *pace)
 		if ((u64)usage << PAGE_SHIFT <= marks.low)
 			goto idle;
 		mbr_group_backoff(g, &h);
-		goto discard;
+		mbr_auto_cycle_discard(g, true);
+		return false;
 	}
 	/* Never more than the way down to the stop mark. */
 	requested = min3((unsigned long)READ_ONCE(mbr_batch_pages),
@@ -397,7 +398,8 @@ bool mbr_reclaim_turn(struct mbr_group *g, struct mbr_pace *pace)
 	} else if (++g->nr_failures >= MBR_MAX_FAILURES) {
 		g->nr_failures = 0;
 		mbr_group_backoff(g, &h);
-		goto discard;
+		mbr_auto_cycle_discard(g, true);
+		return false;
 	}
 	if (usage > stop)
 		return true;
@@ -406,7 +408,7 @@ idle:
 	mbr_auto_cycle_end(g);
 	return false;
 discard:
-	/* Backed off or turned off: the headroom was not what failed. */
-	mbr_auto_cycle_discard(g);
+	/* Turned off or backed off: the headroom was not what failed. */
+	mbr_auto_cycle_discard(g, false);
 	return false;
 }

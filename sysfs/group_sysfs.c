@@ -171,11 +171,16 @@ static ssize_t reclaim_wmarks_show(struct kobject *kobj,
 static ssize_t stat_show(struct kobject *kobj, struct kobj_attribute *attr,
 			 char *buf)
 {
+	struct mbr_group *g = to_group(kobj);
+	u64 boost = 0;
 	int len = 0;
 
-	mbr_stats_show(&to_group(kobj)->stats, buf, &len);
-	len += sysfs_emit_at(buf, len, "boost_headroom %llu\n",
-			     mbr_group_boost(to_group(kobj)));
+	mbr_stats_show(&g->stats, buf, &len);
+	rcu_read_lock();
+	if (!READ_ONCE(g->dead))
+		boost = mbr_group_boost_headroom(g, g->memcg);
+	rcu_read_unlock();
+	len += sysfs_emit_at(buf, len, "boost_headroom %llu\n", boost);
 	return len;
 }
 
