@@ -112,6 +112,9 @@ struct mbr_group {
 	bool auto_discarded;		/* a cycle was discarded since;
 					 * worker only
 					 */
+	unsigned int boost_quiet;	/* cycles without a stall in a row
+					 * (wmark_boost); worker only
+					 */
 	struct mbr_pool *pool;		/* a dedicated worker, or NULL
 					 * (the shared ones); under mbr_lock
 					 */

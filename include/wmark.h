@@ -207,13 +207,17 @@ static inline struct mbr_marks mbr_conf_marks(const struct mbr_wmark_conf *c,
  * rotational disk). As kswapd boosts its watermarks after stalls, the
  * wake and stop marks then move down together: such a cycle at least
  * doubles the headroom in force, up to a quarter of the limit (never
- * below the configured headroom). A cycle without a stall gives back a
- * quarter of the boost above what it used and half again (the rise above
- * the wake mark, as wmark_auto measures it); a cycle that used more than
- * that keeps it. 0: no boost.
+ * below the configured headroom). The boost holds for MBR_BOOST_HOLD
+ * cycles without a stall (@quiet counts them, this one included): a
+ * boost given back at once brings the stall back at once. Each quiet
+ * cycle after those gives back a quarter of the boost above what it
+ * used and half again (the rise above the wake mark, as wmark_auto
+ * measures it); a cycle that used more than that keeps it. 0: no boost.
  */
-static inline u64 mbr_boost_next(u64 boost, u64 used, bool stalled, u64 limit,
-				 u64 conf)
+#define MBR_BOOST_HOLD	8
+
+static inline u64 mbr_boost_next(u64 boost, u64 used, bool stalled,
+				 unsigned int quiet, u64 limit, u64 conf)
 {
 	u64 max = limit / 4 > conf ? limit / 4 : conf;
 	u64 cur = boost > conf ? boost : conf;
@@ -221,7 +225,7 @@ static inline u64 mbr_boost_next(u64 boost, u64 used, bool stalled, u64 limit,
 
 	if (stalled)
 		want = want > 2 * cur ? want : 2 * cur;
-	else if (want < cur)
+	else if (want < cur && quiet > MBR_BOOST_HOLD)
 		want = cur - (cur - want + 3) / 4;
 	else
 		want = cur;

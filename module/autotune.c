@@ -121,9 +121,11 @@ static void mbr_boost_cycle_end(struct mbr_group *g,
 	u64 conf = limit - mbr_conf_marks(wm, limit, 0).low;
 	u64 boost = 0;
 
+	g->boost_quiet = stalled ? 0 :
+			 min_t(unsigned int, g->boost_quiet + 1, MBR_BOOST_HOLD + 1);
 	if (READ_ONCE(mbr_wmark_boost) && mbr_conf_active(wm))
 		boost = mbr_boost_next(READ_ONCE(g->boost), used, stalled,
-				       limit, conf);
+				       g->boost_quiet, limit, conf);
 	if (boost > READ_ONCE(g->boost))
 		atomic64_inc(&g->stats.boosts);
 	WRITE_ONCE(g->boost, boost);

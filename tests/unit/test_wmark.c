@@ -220,22 +220,24 @@ static void test_boost(void)
 
 	m = mbr_conf_marks(&c, lim, 0);
 	conf = lim - m.low;
-	ok(mbr_boost_next(0, 0, false, lim, conf) == 0,
+	ok(mbr_boost_next(0, 0, false, 99, lim, conf) == 0,
 	   "boost: a quiet cycle leaves none");
-	b = mbr_boost_next(0, conf, true, lim, conf);
+	b = mbr_boost_next(0, conf, true, 0, lim, conf);
 	ok(b == 2 * conf, "a stall doubles the configured headroom");
-	ok(mbr_boost_next(0, 8 * MiB, true, lim, conf) == 12 * MiB,
+	ok(mbr_boost_next(0, 8 * MiB, true, 0, lim, conf) == 12 * MiB,
 	   "or takes what the cycle used and half again, if more");
-	ok(mbr_boost_next(b, 8 * MiB, false, lim, conf) == b,
+	ok(mbr_boost_next(b, 8 * MiB, false, 99, lim, conf) == b,
 	   "a cycle without a stall that used more keeps it");
-	ok(mbr_boost_next(b, 0, false, lim, conf) == b - (b + 3) / 4,
-	   "a quiet cycle gives back a quarter of it");
-	ok(mbr_boost_next(20 * MiB, 20 * MiB, true, lim, conf) == lim / 4,
+	ok(mbr_boost_next(b, 0, false, MBR_BOOST_HOLD, lim, conf) == b,
+	   "the boost holds for MBR_BOOST_HOLD quiet cycles");
+	ok(mbr_boost_next(b, 0, false, MBR_BOOST_HOLD + 1, lim, conf) ==
+	   b - (b + 3) / 4, "a quiet cycle after those gives back a quarter");
+	ok(mbr_boost_next(20 * MiB, 20 * MiB, true, 0, lim, conf) == lim / 4,
 	   "never past a quarter of the limit");
-	ok(mbr_boost_next(0, 0, true, 8 * MiB, 4 * MiB) == 0,
+	ok(mbr_boost_next(0, 0, true, 0, 8 * MiB, 4 * MiB) == 0,
 	   "nor past the configured headroom where that is more");
 	for (b = 2 * conf; b;)
-		b = mbr_boost_next(b, 0, false, lim, conf);
+		b = mbr_boost_next(b, 0, false, MBR_BOOST_HOLD + 1, lim, conf);
 	ok(b == 0, "quiet cycles take it back to none");
 
 	mb = mbr_conf_marks_boosted(&c, lim, 0, 2 * conf);
