@@ -8,7 +8,7 @@
 F=/mnt/stream.dat
 check "test file" make_file $F ${MBR_STREAM_MB:-768}
 check "module loads" mbr_load
-expect_eq "wmark_boost starts on" "$(cat $MBR_SYSFS/wmark_boost)" 1
+expect_eq "wmark_boost starts off" "$(cat $MBR_SYSFS/wmark_boost)" 0
 for bad in 2 -1 x; do
 	expect_eq "wmark_boost refuses '$bad'" "$(wr $MBR_SYSFS/wmark_boost "$bad")" EINVAL
 done
