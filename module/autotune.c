@@ -116,10 +116,14 @@ void mbr_auto_cycle_discard(struct mbr_group *g, bool backoff)
 /* wmark_boost: the configured marks' cycle ends (wmark.h). */
 static void mbr_boost_cycle_end(struct mbr_group *g,
 				const struct mbr_wmark_conf *wm, u64 limit,
-				u64 used, bool stalled)
+				u64 used, bool stalled, bool excused)
 {
 	u64 conf = limit - mbr_conf_marks(wm, limit, 0).low;
 	u64 boost = 0;
+
+	/* Stalls of a hold or of reclaim turned off: not a quiet cycle. */
+	if (excused && READ_ONCE(mbr_wmark_boost))
+		return;
 
 	g->boost_quiet = stalled ? 0 :
 			 min_t(unsigned int, g->boost_quiet + 1, MBR_BOOST_HOLD + 1);
@@ -142,7 +146,7 @@ void mbr_auto_cycle_end(struct mbr_group *g)
 	int seq = atomic_read(&mbr_enable_seq);
 	unsigned long limit;
 	struct mbr_wmark_conf wm;
-	bool opened = g->auto_peak, stalled;
+	bool opened = g->auto_peak, stalled, excused;
 	u64 used;
 
 	if (mbr_auto_apply_reset(g))
@@ -152,6 +156,7 @@ void mbr_auto_cycle_end(struct mbr_group *g)
 	rcu_read_unlock();
 	stalled = stalls != g->auto_stalls && !g->auto_discarded &&
 		  throttled == g->auto_throttled && seq == g->auto_seq;
+	excused = stalls != g->auto_stalls && !stalled;
 	/*
 	 * No turn found the group above its stop mark, yet its tasks
 	 * stalled since the last cycle: their own reclaim got there first
@@ -182,7 +187,7 @@ void mbr_auto_cycle_end(struct mbr_group *g)
 		return;
 	if (!wm.autotune) {
 		mbr_boost_cycle_end(g, &wm, (u64)limit << PAGE_SHIFT, used,
-				    stalled);
+				    stalled, excused);
 		return;
 	}
 	WRITE_ONCE(g->auto_headroom,
