@@ -2,7 +2,7 @@
 # group is charged at once (here 256K under the limit, while readahead
 # charges 1 MiB at a time on 6.x and 8 MiB on 7.x) let its tasks stall.
 # With the boost, a cycle with a stall moves both marks down, and the
-# stalls stop; without it, the marks stay exactly where they were set.
+# stalls fall; without it, the marks stay exactly where they were set.
 # Turning the switch off restores the configured marks at once, and a
 # configuration write starts the group without a boost.
 F=/mnt/stream.dat
@@ -61,8 +61,10 @@ expect_eq "wmark_boost=1" "$(wr $MBR_SYSFS/wmark_boost 1)" OK
 run on
 diag "with the boost: $n_on direct reclaims (off: $n_off), $b_on boosts, headroom $wb_on, marks $marks_on"
 check "the group was boosted ($b_on times)" test "$b_on" -gt 0
-check "direct reclaims at most a quarter of the run without ($n_on vs $n_off)" \
-	test $((n_on * 4)) -le "$n_off"
+# 3-22% of the run without in 13 runs on 6.1, 6.12 and 7.3 (19% on
+# 6.12, where stalls remain under a boosted headroom of 8M): a third.
+check "direct reclaims at most a third of the run without ($n_on vs $n_off)" \
+	test $((n_on * 3)) -le "$n_off"
 # What the boost adds to the headroom, from the wake mark: both marks
 # moved by it, and boost_headroom is the configured 256K and that.
 set -- $marks_on
