@@ -119,15 +119,16 @@ static void mbr_boost_cycle_end(struct mbr_group *g,
 				u64 used, bool stalled, bool excused)
 {
 	u64 conf = limit - mbr_conf_marks(wm, limit, 0).low;
+	bool on = READ_ONCE(mbr_wmark_boost);
 	u64 boost = 0;
 
 	/* Stalls of a hold or of reclaim turned off: not a quiet cycle. */
-	if (excused && READ_ONCE(mbr_wmark_boost))
+	if (excused && on)
 		return;
 
 	g->boost_quiet = stalled ? 0 :
 			 min_t(unsigned int, g->boost_quiet + 1, MBR_BOOST_HOLD + 1);
-	if (READ_ONCE(mbr_wmark_boost) && mbr_conf_active(wm))
+	if (on && mbr_conf_active(wm))
 		boost = mbr_boost_next(READ_ONCE(g->boost), used, stalled,
 				       g->boost_quiet, limit, conf);
 	if (boost > READ_ONCE(g->boost))

@@ -354,9 +354,7 @@ bool mbr_reclaim_turn(struct mbr_group *g, struct mbr_pace *pace)
 		 */
 		if ((u64)usage << PAGE_SHIFT <= marks.low)
 			goto idle;
-		mbr_group_backoff(g, &h);
-		mbr_auto_cycle_discard(g, true);
-		return false;
+		goto backoff;
 	}
 	/* Never more than the way down to the stop mark. */
 	requested = min3((unsigned long)READ_ONCE(mbr_batch_pages),
@@ -397,15 +395,17 @@ bool mbr_reclaim_turn(struct mbr_group *g, struct mbr_pace *pace)
 		g->nr_failures = 0;
 	} else if (++g->nr_failures >= MBR_MAX_FAILURES) {
 		g->nr_failures = 0;
-		mbr_group_backoff(g, &h);
-		mbr_auto_cycle_discard(g, true);
-		return false;
+		goto backoff;
 	}
 	if (usage > stop)
 		return true;
 idle:
 	/* Back at the stop mark: wmark_auto learns from the cycle. */
 	mbr_auto_cycle_end(g);
+	return false;
+backoff:
+	mbr_group_backoff(g, &h);
+	mbr_auto_cycle_discard(g, true);
 	return false;
 discard:
 	/* Turned off or backed off: the headroom was not what failed. */
