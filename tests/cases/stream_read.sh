@@ -50,8 +50,8 @@ wr $MBR_SYSFS/enabled 1 >/dev/null
 # for one, and slices.
 workers_sched() {
 	local f
-	for f in $(grep -l '^memcg_bgrcl' /proc/[0-9]*/comm); do
-		cat "${f%comm}schedstat"
+	for f in $(grep -l '^memcg_bgrcl' /proc/[0-9]*/comm 2>/dev/null); do
+		cat "${f%comm}schedstat" 2>/dev/null
 	done | awk '{ r += $1; w += $2; n += $3 } END { print r + 0, w + 0, n + 0 }'
 }
 # on: the run with background reclaim, the worker's CPU per page, and
@@ -75,20 +75,27 @@ missed() {
 	[ $((traced_on * 100)) -gt $((traced_off * 5)) ] || [ "$below" -lt 50 ]
 }
 # arm64 under TCG (thread=single): now and then the worker falls behind
-# for a whole run, its reclaim at 80-116 us of CPU a page against 15,
-# once it and the reader hold the two vCPUs of QEMU's one thread; the
-# same load stays so, a new load has not (doc/testing.md). Up to two
-# more runs then, each after a new load with a new group; the last must
-# pass.
+# for a whole run, its reclaim at about 110 us of CPU a page against 15,
+# and a second run of the same load stayed so; why is not known
+# (doc/testing.md). Up to two more runs then, each after a new load with
+# a new group; the last must pass. amd64, where it has not been seen,
+# keeps one run and so still catches a regression of either bound.
+# step DESC COMMAND...: check, and fail as the command does.
+step() {
+	local d=$1
+	shift
+	if "$@"; then pass "$d"; else fail "$d"; return 1; fi
+}
 tries=1
 while [ "$(uname -m)" = aarch64 ] && [ $tries -lt 3 ] && missed; do
 	tries=$((tries + 1))
 	diag "retry: $traced_on direct reclaims, ${below}% of the samples at or below the low mark; run $tries on arm64 under TCG, after a new load"
-	rmgroup S
-	mbr_unload
-	check "module loads again (run $tries)" mbr_load
+	step "S removed (run $tries)" rmgroup S || break
+	step "module unloads (run $tries)" mbr_unload || break
+	step "module loads again (run $tries)" mbr_load || break
 	mkgroup S 128M
-	check "watch S again (run $tries)" mbr_watch S 24m 12m
+	step "watch S again (run $tries)" mbr_watch S 24m 12m || break
+	low=$(wmark S low)
 	on
 done
 check "direct reclaims <= 5% of the baseline ($traced_on vs $traced_off)" \
