@@ -3,8 +3,9 @@
 # charges 1 MiB at a time on 6.x and 8 MiB on 7.x) let its tasks stall.
 # With the boost, a cycle with a stall moves both marks down, and the
 # stalls fall; without it, the marks stay exactly where they were set.
-# Turning the switch off restores the configured marks at once, and a
-# configuration write starts the group without a boost.
+# Turning the switch off restores the configured marks at once, a lower
+# limit bounds the boost at once, and a configuration write starts the
+# group without a boost.
 F=/mnt/stream.dat
 check "test file" make_file $F ${MBR_STREAM_MB:-768}
 check "module loads" mbr_load
@@ -61,10 +62,14 @@ expect_eq "wmark_boost=1" "$(wr $MBR_SYSFS/wmark_boost 1)" OK
 run on
 diag "with the boost: $n_on direct reclaims (off: $n_off), $b_on boosts, headroom $wb_on, marks $marks_on"
 check "the group was boosted ($b_on times)" test "$b_on" -gt 0
-# 3-22% of the run without in 13 runs on 6.1, 6.12 and 7.3 (19% on
-# 6.12, where stalls remain under a boosted headroom of 8M): a third.
-check "direct reclaims at most a third of the run without ($n_on vs $n_off)" \
-	test $((n_on * 3)) -le "$n_off"
+# At most a third of the run without: 4-11% on 6.1 and 7.3. On 6.12 a
+# read is a handful of cycles (7-12 wakeups, 5 boosts): the worker is
+# slower there than the reader's charges, and a boost, learnt at a
+# cycle's end, stops growing at 8M; 3-35% in 7 runs: half.
+den=3
+case $(uname -r) in 6.12.*) den=2 ;; esac
+check "direct reclaims at most 1/$den of the run without ($n_on vs $n_off)" \
+	test $((n_on * den)) -le "$n_off"
 # What the boost adds to the headroom, from the wake mark: both marks
 # moved by it, and boost_headroom is the configured 256K and that.
 set -- $marks_on
@@ -78,6 +83,20 @@ expect_eq "wmark_boost=0 again" "$(wr $MBR_SYSFS/wmark_boost 0)" OK
 expect_eq "the configured marks hold at once" "$(wmark WB low) $(wmark WB high)" "$LOW $HIGH"
 wr $MBR_SYSFS/wmark_boost 1 >/dev/null
 expect_eq "and the boost again when it is on" "$(wmark WB low) $(wmark WB high)" "$((LOW - d)) $((HIGH - d))"
+# The bound of a quarter of the limit is taken when the marks are read:
+# a lower limit bounds the boost at once, and the boost is whole again
+# when the limit comes back (no turn ran meanwhile: nothing charged).
+L2=$((2 << 20))
+check "the boost is more than a quarter of a ${L2}-byte limit ($wb_on)" \
+	test "$wb_on" -gt $((L2 / 4))
+check "memory.max lowered to $L2" cgset WB max $L2
+d2=$((L2 / 4 - (256 << 10)))
+expect_eq "boost_headroom under the lower limit is a quarter of it" \
+	"$(gstat WB boost_headroom)" $((L2 / 4))
+expect_eq "the marks under it" "$(wmark WB low) $(wmark WB high)" \
+	"$((L2 - L2 / 4)) $((L2 - (1 << 20) - d2))"
+check "memory.max back at $L" cgset WB max $L
+expect_eq "boost_headroom is whole again" "$(gstat WB boost_headroom)" "$wb_on"
 D=$(grp_dir WB)
 expect_eq "a configuration write" "$(wr $D/low_wmark_distance 512k)" OK
 expect_eq "starts the group without a boost" "$(wmark WB low) $(wmark WB high)" \
