@@ -93,7 +93,7 @@ while [ "$(uname -m)" = aarch64 ] && [ $tries -lt 3 ] && missed; do
 	step "S removed (run $tries)" rmgroup S || break
 	step "module unloads (run $tries)" mbr_unload || break
 	step "module loads again (run $tries)" mbr_load || break
-	mkgroup S 128M
+	step "S again, 128M (run $tries)" mkgroup S 128M || break
 	step "watch S again (run $tries)" mbr_watch S 24m 12m || break
 	low=$(wmark S low)
 	on

@@ -62,14 +62,14 @@ expect_eq "wmark_boost=1" "$(wr $MBR_SYSFS/wmark_boost 1)" OK
 run on
 diag "with the boost: $n_on direct reclaims (off: $n_off), $b_on boosts, headroom $wb_on, marks $marks_on"
 check "the group was boosted ($b_on times)" test "$b_on" -gt 0
-# At most a third of the run without: 4-11% on 6.1 and 7.3. On 6.12 a
-# read is a handful of cycles (7-12 wakeups, 5 boosts): the worker is
-# slower there than the reader's charges, and a boost, learnt at a
-# cycle's end, stops growing at 8M; 3-35% in 7 runs: half.
-den=3
-case $(uname -r) in 6.12.*) den=2 ;; esac
-check "direct reclaims at most 1/$den of the run without ($n_on vs $n_off)" \
-	test $((n_on * den)) -le "$n_off"
+# At most a third of the run without: 3-11% on 6.1 and 7.3. On 6.12 a
+# read is a handful of cycles (7-12 wakeups, 5 boosts, to 8M under its
+# 24M bound), and the ratio was 3-35% in 7 runs; without the boost it is
+# about 1: two thirds there.
+num=1 den=3
+case $(uname -r) in 6.12.*) num=2 ;; esac
+check "direct reclaims at most $num/$den of the run without ($n_on vs $n_off)" \
+	test $((n_on * den)) -le $((n_off * num))
 # What the boost adds to the headroom, from the wake mark: both marks
 # moved by it, and boost_headroom is the configured 256K and that.
 set -- $marks_on
@@ -89,6 +89,7 @@ expect_eq "and the boost again when it is on" "$(wmark WB low) $(wmark WB high)"
 L2=$((2 << 20))
 check "the boost is more than a quarter of a ${L2}-byte limit ($wb_on)" \
 	test "$wb_on" -gt $((L2 / 4))
+w0=$(gstat WB wakeups)
 check "memory.max lowered to $L2" cgset WB max $L2
 d2=$((L2 / 4 - (256 << 10)))
 expect_eq "boost_headroom under the lower limit is a quarter of it" \
@@ -97,6 +98,7 @@ expect_eq "the marks under it" "$(wmark WB low) $(wmark WB high)" \
 	"$((L2 - L2 / 4)) $((L2 - (1 << 20) - d2))"
 check "memory.max back at $L" cgset WB max $L
 expect_eq "boost_headroom is whole again" "$(gstat WB boost_headroom)" "$wb_on"
+expect_eq "the group was not queued meanwhile" "$(gstat WB wakeups)" "$w0"
 D=$(grp_dir WB)
 expect_eq "a configuration write" "$(wr $D/low_wmark_distance 512k)" OK
 expect_eq "starts the group without a boost" "$(wmark WB low) $(wmark WB high)" \
