@@ -8,10 +8,21 @@ MB=${MBR_STREAM_MB:-768}
 PASSES=${MBR_STREAM_PASSES:-3}
 F=/mnt/stream.dat
 check "test file of ${MB} MiB" make_file $F $MB
-check "module loads" mbr_load
-mkgroup S 128M
-check "watch S (high 24m, low 12m)" mbr_watch S 24m 12m
-low=$(wmark S low)
+# step DESC COMMAND...: check, and fail as the command does.
+step() {
+	local d=$1
+	shift
+	if "$@"; then pass "$d"; else fail "$d"; return 1; fi
+}
+# setup_S [SUFFIX]: load the module, make S at 128M and watch it at
+# 24m/12m; low is its wake mark. Stops at the first step that fails.
+setup_S() {
+	step "module loads${1:-}" mbr_load &&
+		step "S at 128M${1:-}" mkgroup S 128M &&
+		step "watch S (high 24m, low 12m)${1:-}" mbr_watch S 24m 12m &&
+		low=$(wmark S low)
+}
+setup_S
 
 proactive=$(mstat S pgsteal_proactive)
 # statvar TAG KEY BEFORE: TAG_KEY = how much memory.stat's KEY grew.
@@ -59,14 +70,14 @@ workers_sched() {
 # group's reclaim scanned per page it freed (memory.stat, v2).
 on() {
 	local y0 s0 s1 sc0 ss0
-	y0=$(sed -n 's/^worker_yields //p' $MBR_SYSFS/stat)
+	y0=$(mbr_stat worker_yields)
 	s0=$(workers_sched) sc0=$(mstat S pgscan) ss0=$(mstat S pgsteal)
 	grew cpu S reclaim_cpu_ns grew reclaimed S reclaimed_pages \
 		grew direct_on S direct_reclaims run on
 	s1=$(workers_sched)
 	below=$(frac_le /tmp/usage.on $low)
 	diag "with background reclaim: direct reclaims traced=$traced_on module=$direct_on reclaimed_pages=$reclaimed (worker CPU $((cpu / (reclaimed + 1) / 1000)) us a page) usage<=low ${below}% of samples; $(cat /tmp/stream.on)"
-	diag "workers: $(echo "$s0 $s1" | awk '{ printf "on a CPU %d ms, waiting %d ms, %d slices", ($4 - $1) / 1e6, ($5 - $2) / 1e6, $6 - $3 }'), $(($(sed -n 's/^worker_yields //p' $MBR_SYSFS/stat) - y0)) yields${sc0:+; memory.stat pgscan +$(($(mstat S pgscan) - sc0)) pgsteal +$(($(mstat S pgsteal) - ss0))}"
+	diag "workers: $(echo "$s0 $s1" | awk '{ printf "on a CPU %d ms, waiting %d ms, %d slices", ($4 - $1) / 1e6, ($5 - $2) / 1e6, $6 - $3 }'), $(($(mbr_stat worker_yields) - y0)) yields${sc0:+; memory.stat pgscan +$(($(mstat S pgscan) - sc0)) pgsteal +$(($(mstat S pgsteal) - ss0))}"
 	diag "stat: $(tr '\n' ' ' <$(grp_dir S)/stat)"
 }
 on
@@ -80,22 +91,13 @@ missed() {
 # (doc/testing.md). Up to two more runs then, each after a new load with
 # a new group; the last must pass. amd64, where it has not been seen,
 # keeps one run and so still catches a regression of either bound.
-# step DESC COMMAND...: check, and fail as the command does.
-step() {
-	local d=$1
-	shift
-	if "$@"; then pass "$d"; else fail "$d"; return 1; fi
-}
 tries=1
 while [ "$(uname -m)" = aarch64 ] && [ $tries -lt 3 ] && missed; do
 	tries=$((tries + 1))
 	diag "retry: $traced_on direct reclaims, ${below}% of the samples at or below the low mark; run $tries on arm64 under TCG, after a new load"
 	step "S removed (run $tries)" rmgroup S || break
 	step "module unloads (run $tries)" mbr_unload || break
-	step "module loads again (run $tries)" mbr_load || break
-	step "S again, 128M (run $tries)" mkgroup S 128M || break
-	step "watch S again (run $tries)" mbr_watch S 24m 12m || break
-	low=$(wmark S low)
+	setup_S " (run $tries)" || break
 	on
 done
 check "direct reclaims <= 5% of the baseline ($traced_on vs $traced_off)" \

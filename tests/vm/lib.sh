@@ -181,6 +181,9 @@ mbr_watch() {
 # gstat NAME KEY: one counter of a configured group.
 gstat() { sed -n "s/^$2 //p" "$(grp_dir "$1")/stat"; }
 
+# mbr_stat KEY: one counter of the module's global stat.
+mbr_stat() { sed -n "s/^$1 //p" "$MBR_SYSFS/stat"; }
+
 # grew VAR NAME KEY COMMAND...: run COMMAND in this shell (it may set
 # variables) and set VAR to how much group NAME's counter KEY grew
 # meanwhile. Nested, the outer counter is read first and last. The
