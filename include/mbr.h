@@ -115,6 +115,7 @@ struct mbr_group {
 	unsigned int boost_quiet;	/* cycles without a stall in a row
 					 * (wmark_boost); worker only
 					 */
+	unsigned int auto_turns;	/* turns in the cycle; worker only */
 	struct mbr_pool *pool;		/* a dedicated worker, or NULL
 					 * (the shared ones); under mbr_lock
 					 */
@@ -140,13 +141,18 @@ struct mbr_group {
 #define MBR_GROUP_AUTO_RESET	2
 /* ->flags: configured through the cgroupfs files (cgfiles.c). */
 #define MBR_GROUP_CGROUPFS	3
-
 /*
  * ->flags: a step of MBR_PACE_CHUNK pages took longer than a tick, so
  * steps bound nothing for this group: its turns go back to one call
  * while its worker has the CPU to itself (pace.c).
  */
 #define MBR_GROUP_SLOW_STEPS	4
+/*
+ * ->flags: the group has a boost of its own (wmark_boost): a cycle under
+ * its present marks, with the switch on, stalled or kept a boost, or it
+ * backed off. Until then it reads the node's (mbr_boost_seed).
+ */
+#define MBR_GROUP_BOOST_OWN	5
 
 /*
  * Turns that fail (reclaim much less than asked while above the stop
@@ -282,6 +288,10 @@ unsigned long mbr_folio_margin(struct mem_cgroup *memcg,
 #define MBR_FOLIO_MARGIN \
 	(IS_ENABLED(CONFIG_TRANSPARENT_HUGEPAGE) ? \
 	 HPAGE_PMD_NR + SWAP_CLUSTER_MAX : 0)
+/* wmark_boost's node-wide boost (autotune.c). */
+extern u64 mbr_boost_seed;
+void mbr_boost_seed_forget(void);
+u64 mbr_group_boost_raw(struct mbr_group *g);
 u64 mbr_group_boost(struct mbr_group *g);
 u64 mbr_group_boost_headroom(struct mbr_group *g, struct mem_cgroup *memcg);
 struct mbr_marks mbr_group_marks(struct mbr_group *g,

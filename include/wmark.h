@@ -215,6 +215,20 @@ static inline struct mbr_marks mbr_conf_marks(const struct mbr_wmark_conf *c,
  * measures it); a cycle that used more than that keeps it. 0: no boost.
  */
 #define MBR_BOOST_HOLD	8
+/*
+ * A cycle that lasts (a worker slower than the group's charges: a
+ * handful of cycles in a whole streaming read on 6.12) would teach the
+ * boost only at its few ends, whatever stalled between them: after
+ * MBR_BOOST_LONG turns, one whose tasks stalled ends there for the
+ * boost, and the next starts at the next turn.
+ */
+#define MBR_BOOST_LONG	32
+/*
+ * The node's boost (boost_seed) stops at twice the largest readahead
+ * window seen (8 MiB, 7.x on a rotational disk): it stands for the
+ * window, not for the size of the group that stalled first.
+ */
+#define MBR_BOOST_SEED_MAX	(16ULL << 20)
 
 static inline u64 mbr_boost_next(u64 boost, u64 used, bool stalled,
 				 unsigned int quiet, u64 limit, u64 conf)

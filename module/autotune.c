@@ -13,15 +13,53 @@
  * cpu_budget's periods: the group's tasks were meant to reclaim then.
  *
  * Every field here is the worker's own (one worker has a group at a
- * time) but the headroom and wmark_boost's boost, which the charge hook
- * reads and a reset zeroes (a back-off zeroes the boost too); the worker
- * applies every reset itself, at its next turn, so that a cycle of the
- * old configuration cannot write over one.
+ * time) but the headroom and wmark_boost's boost and its
+ * MBR_GROUP_BOOST_OWN bit, which the charge hook reads and a reset
+ * zeroes (a back-off zeroes the boost too); the worker applies every
+ * reset itself, at its next turn, so that a cycle of the old
+ * configuration cannot write over one. The node's boost (mbr_boost_seed)
+ * is raised by any worker and read by the charge hook.
  */
 #include <linux/memcontrol.h>
 #include <linux/page_counter.h>
+#include <linux/spinlock.h>
 
 #include "mbr.h"
+
+/*
+ * wmark_boost's node-wide boost: the largest a stall has raised since
+ * wmark_boost was turned on, up to MBR_BOOST_SEED_MAX. What a stall
+ * teaches is mostly the kernel's and the disk's (a readahead window),
+ * not the group's: a group with no boost of its own yet starts from
+ * this one, before its first fill, instead of stalling once to learn
+ * it. The lock makes a raise and wmark_boost 0's zero one order: a
+ * raise that read the switch on never lands after the zero. The charge
+ * hook reads it without (a u64 load is single-copy atomic on the
+ * module's 64-bit architectures).
+ */
+u64 mbr_boost_seed;
+static DEFINE_SPINLOCK(mbr_boost_seed_lock);
+
+static void mbr_boost_seed_raise(u64 boost)
+{
+	boost = min_t(u64, boost, MBR_BOOST_SEED_MAX);
+	spin_lock(&mbr_boost_seed_lock);
+	if (READ_ONCE(mbr_wmark_boost) && boost > mbr_boost_seed)
+		WRITE_ONCE(mbr_boost_seed, boost);
+	spin_unlock(&mbr_boost_seed_lock);
+}
+
+/**
+ * mbr_boost_seed_forget() - wmark_boost was turned off
+ *
+ * Context: after the switch's write; process context.
+ */
+void mbr_boost_seed_forget(void)
+{
+	spin_lock(&mbr_boost_seed_lock);
+	WRITE_ONCE(mbr_boost_seed, 0);
+	spin_unlock(&mbr_boost_seed_lock);
+}
 
 /**
  * mbr_auto_reset() - start wmark_auto afresh
@@ -40,6 +78,7 @@ void mbr_auto_reset(struct mbr_group *g)
 static void mbr_auto_rebase(struct mbr_group *g)
 {
 	g->auto_peak = 0;
+	g->auto_turns = 0;
 	g->auto_stalls = atomic64_read(&g->stats.direct_reclaims);
 	g->auto_throttled = atomic64_read(&g->stats.budget_throttled);
 	g->auto_seq = atomic_read(&mbr_enable_seq);
@@ -55,11 +94,99 @@ static bool mbr_auto_apply_reset(struct mbr_group *g)
 		return false;
 	WRITE_ONCE(g->auto_headroom, 0);
 	WRITE_ONCE(g->boost, 0);
-	/* After the zeroes: while set, the boost reads as none. */
+	g->boost_quiet = 0;	/* the node's boost holds as a new one */
+	/* The new marks start from the node's boost; the bit last. */
+	clear_bit(MBR_GROUP_BOOST_OWN, &g->flags);
 	clear_bit_unlock(MBR_GROUP_AUTO_RESET, &g->flags);
 	g->auto_discarded = false;
 	mbr_auto_rebase(g);
 	return true;
+}
+
+/**
+ * mbr_auto_cycle_discard() - the cycle ends without teaching anything
+ * @g: the group
+ * @backoff: because the group backed off (else reclaim is off)
+ */
+void mbr_auto_cycle_discard(struct mbr_group *g, bool backoff)
+{
+	mbr_auto_rebase(g);
+	g->auto_discarded = true;
+	/*
+	 * A boosted group that backs off cannot reach its boosted stop mark
+	 * (anon without swap, protection): the boost would only cost it its
+	 * page cache each time the back-off ends.
+	 */
+	if (backoff) {
+		WRITE_ONCE(g->boost, 0);
+		/* Nor the node's. Pairs with mbr_group_boost_raw()'s acquire. */
+		smp_mb__before_atomic();
+		set_bit(MBR_GROUP_BOOST_OWN, &g->flags);
+	}
+}
+
+/* wmark_boost: the configured marks' cycle ends (wmark.h). */
+static void mbr_boost_cycle_end(struct mbr_group *g,
+				const struct mbr_wmark_conf *wm, u64 limit,
+				u64 used, bool stalled, bool excused)
+{
+	u64 conf = limit - mbr_conf_marks(wm, limit, 0).low;
+	bool on = READ_ONCE(mbr_wmark_boost);
+	u64 cur = on ? mbr_group_boost_raw(g) : 0, boost = 0;
+
+	/* Stalls of a hold or of reclaim turned off: not a quiet cycle. */
+	if (excused && on)
+		return;
+
+	g->boost_quiet = stalled ? 0 :
+			 min_t(unsigned int, g->boost_quiet + 1, MBR_BOOST_HOLD + 1);
+	if (on && mbr_conf_active(wm))
+		boost = mbr_boost_next(cur, used, stalled, g->boost_quiet,
+				       limit, conf);
+	if (boost > cur) {
+		atomic64_inc(&g->stats.boosts);
+		mbr_boost_seed_raise(boost);
+	}
+	WRITE_ONCE(g->boost, boost);
+	/* A cycle that learnt nothing leaves the group to the node's. */
+	if (on && (boost || stalled)) {
+		/* Pairs with mbr_group_boost_raw()'s acquire. */
+		smp_mb__before_atomic();
+		set_bit(MBR_GROUP_BOOST_OWN, &g->flags);
+	}
+}
+
+/* wmark_boost: a cycle of MBR_BOOST_LONG turns so far (wmark.h). */
+static void mbr_boost_long_cycle(struct mbr_group *g)
+{
+	s64 stalls = atomic64_read(&g->stats.direct_reclaims);
+	s64 throttled = atomic64_read(&g->stats.budget_throttled);
+	struct mbr_wmark_conf wm;
+	unsigned long limit;
+	u64 used;
+
+	g->auto_turns = 0;
+	/*
+	 * As at a cycle's end: stalls that teach nothing wait for it (a
+	 * discard was taken into the base when this turn started).
+	 */
+	if (!READ_ONCE(mbr_wmark_boost) || stalls == g->auto_stalls ||
+	    throttled != g->auto_throttled ||
+	    g->auto_seq != atomic_read(&mbr_enable_seq) ||
+	    test_bit(MBR_GROUP_AUTO_RESET, &g->flags))
+		return;
+	rcu_read_lock();
+	wm = rcu_dereference(g->conf)->wm;
+	rcu_read_unlock();
+	if (wm.autotune)
+		return;
+	limit = mbr_memcg_limit(g->memcg);
+	if (limit >= PAGE_COUNTER_MAX)
+		return;
+	used = g->auto_peak > g->auto_wake ? g->auto_peak - g->auto_wake : 0;
+	mbr_boost_cycle_end(g, &wm, (u64)limit << PAGE_SHIFT, used, true,
+			    false);
+	mbr_auto_rebase(g);
 }
 
 /**
@@ -91,49 +218,11 @@ void mbr_auto_observe(struct mbr_group *g, const struct mbr_marks *m,
 		if (bytes <= m->low)
 			return;
 		g->auto_wake = m->low;
+		g->auto_turns = 0;
 	}
 	g->auto_peak = max(g->auto_peak, bytes);
-}
-
-/**
- * mbr_auto_cycle_discard() - the cycle ends without teaching anything
- * @g: the group
- * @backoff: because the group backed off (else reclaim is off)
- */
-void mbr_auto_cycle_discard(struct mbr_group *g, bool backoff)
-{
-	mbr_auto_rebase(g);
-	g->auto_discarded = true;
-	/*
-	 * A boosted group that backs off cannot reach its boosted stop mark
-	 * (anon without swap, protection): the boost would only cost it its
-	 * page cache each time the back-off ends.
-	 */
-	if (backoff)
-		WRITE_ONCE(g->boost, 0);
-}
-
-/* wmark_boost: the configured marks' cycle ends (wmark.h). */
-static void mbr_boost_cycle_end(struct mbr_group *g,
-				const struct mbr_wmark_conf *wm, u64 limit,
-				u64 used, bool stalled, bool excused)
-{
-	u64 conf = limit - mbr_conf_marks(wm, limit, 0).low;
-	bool on = READ_ONCE(mbr_wmark_boost);
-	u64 boost = 0;
-
-	/* Stalls of a hold or of reclaim turned off: not a quiet cycle. */
-	if (excused && on)
-		return;
-
-	g->boost_quiet = stalled ? 0 :
-			 min_t(unsigned int, g->boost_quiet + 1, MBR_BOOST_HOLD + 1);
-	if (on && mbr_conf_active(wm))
-		boost = mbr_boost_next(READ_ONCE(g->boost), used, stalled,
-				       g->boost_quiet, limit, conf);
-	if (boost > READ_ONCE(g->boost))
-		atomic64_inc(&g->stats.boosts);
-	WRITE_ONCE(g->boost, boost);
+	if (++g->auto_turns >= MBR_BOOST_LONG)
+		mbr_boost_long_cycle(g);
 }
 
 /**

@@ -147,16 +147,23 @@ unsigned long mbr_folio_margin(struct mem_cgroup *memcg,
 }
 
 /*
- * The group's boost (wmark_boost): none while the switch is off, or
- * while a reset waits for the worker, which zeroes the boost before it
- * clears the bit (clear_bit_unlock()).
+ * The group's boost whatever the switch: the node's while the group has
+ * none of its own (a new group, or a reset, pending or applied: the
+ * worker clears the bit before the reset's, clear_bit_unlock()). The
+ * worker writes the boost before it sets the bit (smp_mb__before_atomic()).
  */
+u64 mbr_group_boost_raw(struct mbr_group *g)
+{
+	if (test_bit_acquire(MBR_GROUP_AUTO_RESET, &g->flags) ||
+	    !test_bit_acquire(MBR_GROUP_BOOST_OWN, &g->flags))
+		return READ_ONCE(mbr_boost_seed);
+	return READ_ONCE(g->boost);
+}
+
+/* The group's boost in force: none while wmark_boost is off. */
 u64 mbr_group_boost(struct mbr_group *g)
 {
-	if (!READ_ONCE(mbr_wmark_boost) ||
-	    test_bit_acquire(MBR_GROUP_AUTO_RESET, &g->flags))
-		return 0;
-	return READ_ONCE(g->boost);
+	return READ_ONCE(mbr_wmark_boost) ? mbr_group_boost_raw(g) : 0;
 }
 
 /**

@@ -52,7 +52,10 @@ static ssize_t wmark_boost_show(struct kobject *kobj,
 	return sysfs_emit(buf, "%d\n", READ_ONCE(mbr_wmark_boost));
 }
 
-/* Off: the configured marks hold again at once (mbr_group_boost()). */
+/*
+ * Off: the configured marks hold again at once (mbr_group_boost()), and
+ * the node's boost is forgotten.
+ */
 static ssize_t wmark_boost_store(struct kobject *kobj,
 				 struct kobj_attribute *attr, const char *buf,
 				 size_t count)
@@ -63,6 +66,8 @@ static ssize_t wmark_boost_store(struct kobject *kobj,
 	if (ret)
 		return ret;
 	WRITE_ONCE(mbr_wmark_boost, on);
+	if (!on)
+		mbr_boost_seed_forget();
 	return count;
 }
 
@@ -152,6 +157,8 @@ static ssize_t stat_show(struct kobject *kobj, struct kobj_attribute *attr,
 			     atomic64_read(&mbr_cgfiles_groups_online));
 	len += sysfs_emit_at(buf, len, "cgroupfs_groups_late %lld\n",
 			     atomic64_read(&mbr_cgfiles_groups_late));
+	len += sysfs_emit_at(buf, len, "boost_seed %llu\n",
+			     READ_ONCE(mbr_boost_seed));
 	return len;
 }
 

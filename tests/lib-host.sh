@@ -80,9 +80,13 @@ mbr_build_ko() {
 	rel=$(mbr_krel_chroot "$krel")
 	if [ -z "${MBR_KDIR:-}" ] && [ -n "$rel" ]; then
 		root=$(mbr_kroot "$krel") || return 1
-		inner=/tmp/mbr-ko${variant:+-$variant}-$krel
-		rm -rf "$root$inner"
-		cp -r "$dir" "$root$inner"
+		# Its own directory: two clones may build the same kernel at
+		# once. Those of builds cut short go after a day.
+		find "$root/tmp" -maxdepth 1 -name 'mbr-ko*' -mmin +1440 -exec rm -rf {} + 2>/dev/null
+		inner=$(mktemp -d "$root/tmp/mbr-ko${variant:+-$variant}-$krel.XXXXXX") || return 1
+		chmod 755 "$inner"
+		inner=${inner#"$root"}
+		cp -r "$dir/." "$root$inner" || { rm -rf "${root:?}$inner"; return 1; }
 		sh "$MBR_TOP/tests/chroot.sh" run "$rel" sh -c \
 			'k=$1 d=$2 cc=$3; shift 3; $cc --version | head -n 1 >"$d/gcc"; "$@" -C "/lib/modules/$k/build" M="$d" >"$d/build.log" 2>&1' \
 			sh "$krel" "$inner" "$(mbr_kernel_cc "$root" "$krel" "$cross")" "$@"
