@@ -141,6 +141,7 @@ struct mbr_group {
 #define MBR_GROUP_AUTO_RESET	2
 /* ->flags: configured through the cgroupfs files (cgfiles.c). */
 #define MBR_GROUP_CGROUPFS	3
+
 /*
  * ->flags: a step of MBR_PACE_CHUNK pages took longer than a tick, so
  * steps bound nothing for this group: its turns go back to one call
@@ -148,9 +149,9 @@ struct mbr_group {
  */
 #define MBR_GROUP_SLOW_STEPS	4
 /*
- * ->flags: the group has a boost of its own (wmark_boost): a cycle under
- * its present marks, with the switch on, stalled or kept a boost, or it
- * backed off. Until then it reads the node's (mbr_boost_seed).
+ * ->flags: the group has a boost of its own (wmark_boost), zero or not:
+ * a cycle under its present marks has ended, or it backed off. Until
+ * then it reads the node's (mbr_boost_seed).
  */
 #define MBR_GROUP_BOOST_OWN	5
 

@@ -40,8 +40,15 @@
 u64 mbr_boost_seed;
 static DEFINE_SPINLOCK(mbr_boost_seed_lock);
 
-static void mbr_boost_seed_raise(u64 boost)
+/*
+ * A group whose configured headroom @conf covers half MBR_BOOST_SEED_MAX
+ * did not stall for a window's width: its boost would teach the node its
+ * own size.
+ */
+static void mbr_boost_seed_raise(u64 boost, u64 conf)
 {
+	if (conf >= MBR_BOOST_SEED_MAX / 2)
+		return;
 	boost = min_t(u64, boost, MBR_BOOST_SEED_MAX);
 	spin_lock(&mbr_boost_seed_lock);
 	if (READ_ONCE(mbr_wmark_boost) && boost > mbr_boost_seed)
@@ -94,7 +101,7 @@ static bool mbr_auto_apply_reset(struct mbr_group *g)
 		return false;
 	WRITE_ONCE(g->auto_headroom, 0);
 	WRITE_ONCE(g->boost, 0);
-	g->boost_quiet = 0;	/* the node's boost holds as a new one */
+	g->boost_quiet = 0;	/* the node's boost holds as a new one's */
 	/* The new marks start from the node's boost; the bit last. */
 	clear_bit(MBR_GROUP_BOOST_OWN, &g->flags);
 	clear_bit_unlock(MBR_GROUP_AUTO_RESET, &g->flags);
@@ -145,11 +152,15 @@ static void mbr_boost_cycle_end(struct mbr_group *g,
 				       limit, conf);
 	if (boost > cur) {
 		atomic64_inc(&g->stats.boosts);
-		mbr_boost_seed_raise(boost);
+		mbr_boost_seed_raise(boost, conf);
 	}
 	WRITE_ONCE(g->boost, boost);
-	/* A cycle that learnt nothing leaves the group to the node's. */
-	if (on && (boost || stalled)) {
+	/*
+	 * The node's boost is for a group's first fill only: a group that
+	 * has cycled keeps its own, zero included, so that a stall elsewhere
+	 * does not lower the marks of every group at once.
+	 */
+	if (!test_bit(MBR_GROUP_BOOST_OWN, &g->flags)) {
 		/* Pairs with mbr_group_boost_raw()'s acquire. */
 		smp_mb__before_atomic();
 		set_bit(MBR_GROUP_BOOST_OWN, &g->flags);

@@ -45,6 +45,7 @@ TAP=$MBR_BUILD/check$suffix.tap
 JOBS=$MBR_BUILD/jobs$suffix
 : >"$TAP"
 rm -rf "$JOBS"
+rm -f "$MBR_BUILD"/console-*.log	# an earlier run's, kept below otherwise
 mkdir -p "$JOBS"
 start=$(date +%s)
 
@@ -440,10 +441,10 @@ skipped=$(grep -c '^ok .*# SKIP' "$TAP")
 # The failures again, each with the lines around it in its guest's
 # output, where a reader of only the run's last lines will see them.
 if [ "$fail" != 0 ]; then
-	echo "# the failed points, with the 8 lines before and after each in their guest's output:"
-	grep '^not ok ' "$TAP" | while IFS= read -r line; do
-		echo "# $line"
-		desc=$(echo "$line" | sed 's/^not ok [0-9]* - //')
+	echo "# the failed points (the first 30), with the 8 lines before and after each in their guest's output:"
+	grep '^not ok ' "$TAP" | head -n 30 | while IFS= read -r line; do
+		printf '# %s\n' "$line"
+		desc=$(printf '%s\n' "$line" | sed 's/^not ok [0-9]* - //')
 		for f in "$JOBS"/*.tap; do
 			grep -n -F -- "$desc" "$f" 2>/dev/null | grep -m 1 '^[0-9]*:not ok' |
 				while IFS=: read -r ln _; do
@@ -456,10 +457,10 @@ fi
 # with it): the last five runs, under $MBR_CACHE/runs.
 keep=$MBR_CACHE/runs/$(date -u +%Y%m%dT%H%M%S)-$(git -C "$MBR_TOP" rev-parse --short HEAD 2>/dev/null || echo unknown)$suffix
 if mkdir -p "$keep" 2>/dev/null; then
-	cp "$TAP" "$keep/" 2>/dev/null
+	cp "$TAP" "$JOBS/list" "$JOBS/order" "$keep/" 2>/dev/null
 	for n in $(cat "$JOBS/order"); do cp "$JOBS/$n.raw" "$keep/guest-$n.log" 2>/dev/null; done
 	cp "$MBR_BUILD"/console-*.log "$keep/" 2>/dev/null
-	gzip -q "$keep"/*.log 2>/dev/null
+	gzip -qf "$keep"/*.log 2>/dev/null
 	ls -d "$MBR_CACHE"/runs/*/ | head -n -5 | xargs -r rm -rf
 	echo "# this run's TAP, guest output and consoles: $keep"
 fi
