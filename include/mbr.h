@@ -150,7 +150,8 @@ struct mbr_group {
 #define MBR_GROUP_SLOW_STEPS	4
 /*
  * ->flags: the group has a boost of its own (wmark_boost), zero or not:
- * a cycle under its present marks has ended, or it backed off. Until
+ * a cycle under its present marks has ended (not one of a hold or of
+ * reclaim turned off, with the switch on), or it backed off. Until
  * then it reads the node's (mbr_boost_seed).
  */
 #define MBR_GROUP_BOOST_OWN	5

@@ -28,11 +28,11 @@
 
 /*
  * wmark_boost's node-wide boost: the largest a stall has raised since
- * wmark_boost was turned on, up to MBR_BOOST_SEED_MAX. What a stall
- * teaches is mostly the kernel's and the disk's (a readahead window),
- * not the group's: a group with no boost of its own yet starts from
- * this one, before its first fill, instead of stalling once to learn
- * it. The lock makes a raise and wmark_boost 0's zero one order: a
+ * wmark_boost was turned on, up to MBR_BOOST_SEED_MAX, in a group with
+ * less than half that of configured headroom. What a stall teaches is
+ * mostly the kernel's and the disk's (a readahead window), not the
+ * group's: a group with no boost of its own yet starts from this one,
+ * for its first fill, instead of stalling once to learn it. The lock makes a raise and wmark_boost 0's zero one order: a
  * raise that read the switch on never lands after the zero. The charge
  * hook reads it without (a u64 load is single-copy atomic on the
  * module's 64-bit architectures).

@@ -45,8 +45,9 @@ TAP=$MBR_BUILD/check$suffix.tap
 JOBS=$MBR_BUILD/jobs$suffix
 : >"$TAP"
 rm -rf "$JOBS"
-rm -f "$MBR_BUILD"/console-*.log	# an earlier run's, kept below otherwise
 mkdir -p "$JOBS"
+stamp=$JOBS/start	# the consoles kept below are this run's
+touch "$stamp"
 start=$(date +%s)
 
 # Number the TAP lines of a producer as they come, and keep them.
@@ -459,7 +460,7 @@ keep=$MBR_CACHE/runs/$(date -u +%Y%m%dT%H%M%S)-$(git -C "$MBR_TOP" rev-parse --s
 if mkdir -p "$keep" 2>/dev/null; then
 	cp "$TAP" "$JOBS/list" "$JOBS/order" "$keep/" 2>/dev/null
 	for n in $(cat "$JOBS/order"); do cp "$JOBS/$n.raw" "$keep/guest-$n.log" 2>/dev/null; done
-	cp "$MBR_BUILD"/console-*.log "$keep/" 2>/dev/null
+	find "$MBR_BUILD" -maxdepth 1 -name 'console-*.log' -newer "$stamp" -exec cp {} "$keep/" \; 2>/dev/null
 	gzip -qf "$keep"/*.log 2>/dev/null
 	ls -d "$MBR_CACHE"/runs/*/ | head -n -5 | xargs -r rm -rf
 	echo "# this run's TAP, guest output and consoles: $keep"

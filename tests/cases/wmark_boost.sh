@@ -6,7 +6,7 @@
 # Turning the switch off restores the configured marks at once, a lower
 # limit bounds the boost at once. The node keeps the largest boost a
 # stall raised (boost_seed): a configuration write, or a new group,
-# starts from it before its first fill; the switch off forgets it.
+# starts from it for its first fill; the switch off forgets it.
 F=/mnt/stream.dat
 check "test file" make_file $F ${MBR_STREAM_MB:-768}
 check "module loads" mbr_load
@@ -85,7 +85,7 @@ SEEDMAX=$((16 << 20))
 check "boost_seed is the largest boost a stall raised, at most 16M ($seed, in force $wb_on)" \
 	test "$seed" -ge $((wb_on < SEEDMAX ? wb_on : SEEDMAX)) -a "$seed" -le $SEEDMAX
 
-# A new group starts from the node's boost, before its first fill (the
+# A new group starts from the node's boost, for its first fill (the
 # watch's writes set its marks: a configuration write does the same).
 run seeded WB2
 diag "a new group: boost_headroom $pre_seeded before its read, $n_seeded direct reclaims (off: $n_off, WB's first read: $n_on)"
