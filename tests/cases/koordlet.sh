@@ -20,11 +20,11 @@ check "test file" make_file $F 256
 check "module loads with cgroupfs_files=1" mbr_load cgroupfs_files=1
 # 95/20 leaves 4.8M under a 96M limit, and 7.x's readahead charges 8M
 # windows: nodes on such kernels run with wmark_boost (doc/koordinator.md).
-boost=0
+boost=0 passes=1
 case $(uname -r) in
 [0-6].*) ;;
 *)
-	boost=1
+	boost=1 passes=3
 	expect_eq "wmark_boost=1 (7.x)" "$(wr $MBR_SYSFS/wmark_boost 1)" OK
 	;;
 esac
@@ -100,9 +100,9 @@ wait_passes() {	# wait_passes N: N more reconcile passes (at most 60 s)
 # churn TAG RATIO SCALE: NPODS pods under the reconciler, 20 at a time as
 # kubelet makes them: the pod slices, then (a reconcile later) their
 # containers, which inherit the pod's values; one container in 20
-# streams the file three times (on 7.x the first streamers' stalls
-# teach the node its boost: 3-12 in two passes under make check's load;
-# three passes give the bound room over them). The
+# streams the file once, three times on 7.x (there the first streamers'
+# stalls teach the node its boost: 3-12 in two passes under make
+# check's load; three passes give the bound room over them). The
 # streamers' direct reclaims in n_TAG, containers without the values two
 # passes after the last creation in late_TAG, the module's groups then
 # in groups_TAG.
@@ -133,7 +133,7 @@ churn() {
 			mkgroup $p/cri-containerd-${j}b.scope
 			if [ $((j % 20)) = 0 ]; then
 				cgset $p/cri-containerd-${j}a.scope max 96M
-				run_in $p/cri-containerd-${j}a.scope stream $F 3 >/dev/null &
+				run_in $p/cri-containerd-${j}a.scope stream $F $passes >/dev/null &
 				pids="$pids $!"
 			fi
 			j=$((j + 1))
