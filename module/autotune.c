@@ -32,10 +32,11 @@
  * less than half that of configured headroom. What a stall teaches is
  * mostly the kernel's and the disk's (a readahead window), not the
  * group's: a group with no boost of its own yet starts from this one,
- * for its first fill, instead of stalling once to learn it. The lock makes a raise and wmark_boost 0's zero one order: a
- * raise that read the switch on never lands after the zero. The charge
- * hook reads it without (a u64 load is single-copy atomic on the
- * module's 64-bit architectures).
+ * for its first fill, instead of stalling once to learn it. The lock
+ * makes a raise and wmark_boost 0's zero one order: a raise that read
+ * the switch on never lands after the zero. The charge hook reads it
+ * without (a u64 load is single-copy atomic on the module's 64-bit
+ * architectures).
  */
 u64 mbr_boost_seed;
 static DEFINE_SPINLOCK(mbr_boost_seed_lock);
