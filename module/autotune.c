@@ -93,6 +93,26 @@ static void mbr_auto_rebase(struct mbr_group *g)
 }
 
 /*
+ * Stalls since the base that teach: none of a discarded cycle's (a
+ * back-off, reclaim turned off), of a cpu_budget hold or of an enable
+ * switch in between.
+ */
+static bool mbr_auto_stalled(const struct mbr_group *g, s64 stalls,
+			     s64 throttled, int seq)
+{
+	return stalls != g->auto_stalls && !g->auto_discarded &&
+	       throttled == g->auto_throttled && seq == g->auto_seq;
+}
+
+/* From now the group's boost is its own: the node's no longer applies. */
+static void mbr_boost_own(struct mbr_group *g)
+{
+	/* After the boost's write: pairs with mbr_group_boost_raw()'s acquire. */
+	smp_mb__before_atomic();
+	set_bit(MBR_GROUP_BOOST_OWN, &g->flags);
+}
+
+/*
  * The worker applies a reset at its next turn, whichever way the turn
  * goes: a cycle of the old configuration cannot write over it then.
  */
@@ -127,9 +147,7 @@ void mbr_auto_cycle_discard(struct mbr_group *g, bool backoff)
 	 */
 	if (backoff) {
 		WRITE_ONCE(g->boost, 0);
-		/* Nor the node's. Pairs with mbr_group_boost_raw()'s acquire. */
-		smp_mb__before_atomic();
-		set_bit(MBR_GROUP_BOOST_OWN, &g->flags);
+		mbr_boost_own(g);	/* nor the node's */
 	}
 }
 
@@ -161,30 +179,23 @@ static void mbr_boost_cycle_end(struct mbr_group *g,
 	 * has cycled keeps its own, zero included, so that a stall elsewhere
 	 * does not lower the marks of every group at once.
 	 */
-	if (!test_bit(MBR_GROUP_BOOST_OWN, &g->flags)) {
-		/* Pairs with mbr_group_boost_raw()'s acquire. */
-		smp_mb__before_atomic();
-		set_bit(MBR_GROUP_BOOST_OWN, &g->flags);
-	}
+	if (!test_bit(MBR_GROUP_BOOST_OWN, &g->flags))
+		mbr_boost_own(g);
 }
 
 /* wmark_boost: a cycle of MBR_BOOST_LONG turns so far (wmark.h). */
 static void mbr_boost_long_cycle(struct mbr_group *g)
 {
-	s64 stalls = atomic64_read(&g->stats.direct_reclaims);
-	s64 throttled = atomic64_read(&g->stats.budget_throttled);
 	struct mbr_wmark_conf wm;
 	unsigned long limit;
 	u64 used;
 
 	g->auto_turns = 0;
-	/*
-	 * As at a cycle's end: stalls that teach nothing wait for it (a
-	 * discard was taken into the base when this turn started).
-	 */
-	if (!READ_ONCE(mbr_wmark_boost) || stalls == g->auto_stalls ||
-	    throttled != g->auto_throttled ||
-	    g->auto_seq != atomic_read(&mbr_enable_seq) ||
+	/* As at a cycle's end: stalls that teach nothing wait for it. */
+	if (!READ_ONCE(mbr_wmark_boost) ||
+	    !mbr_auto_stalled(g, atomic64_read(&g->stats.direct_reclaims),
+			      atomic64_read(&g->stats.budget_throttled),
+			      atomic_read(&mbr_enable_seq)) ||
 	    test_bit(MBR_GROUP_AUTO_RESET, &g->flags))
 		return;
 	rcu_read_lock();
@@ -256,8 +267,7 @@ void mbr_auto_cycle_end(struct mbr_group *g)
 	rcu_read_lock();
 	wm = rcu_dereference(g->conf)->wm;
 	rcu_read_unlock();
-	stalled = stalls != g->auto_stalls && !g->auto_discarded &&
-		  throttled == g->auto_throttled && seq == g->auto_seq;
+	stalled = mbr_auto_stalled(g, stalls, throttled, seq);
 	excused = stalls != g->auto_stalls && !stalled;
 	/*
 	 * No turn found the group above its stop mark, yet its tasks

@@ -6,7 +6,8 @@
 # Turning the switch off restores the configured marks at once, a lower
 # limit bounds the boost at once. The node keeps the largest boost a
 # stall raised (boost_seed): a configuration write, or a new group,
-# starts from it for its first fill; the switch off forgets it.
+# starts from it for its first fill, and a group that has cycled keeps
+# its own (zero included); the switch off forgets it.
 F=/mnt/stream.dat
 check "test file" make_file $F ${MBR_STREAM_MB:-768}
 check "module loads" mbr_load
@@ -55,13 +56,12 @@ run() {
 }
 
 expect_eq "wmark_boost=0" "$(wr $MBR_SYSFS/wmark_boost 0)" OK
-run off
+run off WC
 diag "without the boost: $n_off direct reclaims, $b_off boosts"
 check "the read stalls under a 256K headroom ($n_off direct reclaims)" test "$n_off" -gt 20
 expect_eq "no boost" "$b_off $wb_off" "0 0"
 expect_eq "no node boost" "$(mbr_stat boost_seed)" 0
 expect_eq "the marks stay where they were set" "$marks_off" "$LOW $HIGH"
-rmdir $CG/WB
 
 expect_eq "wmark_boost=1" "$(wr $MBR_SYSFS/wmark_boost 1)" OK
 run on
@@ -84,6 +84,11 @@ seed=$(mbr_stat boost_seed)
 SEEDMAX=$((16 << 20))
 check "boost_seed is the largest boost a stall raised, at most 16M ($seed, in force $wb_on)" \
 	test "$seed" -ge $((wb_on < SEEDMAX ? wb_on : SEEDMAX)) -a "$seed" -le $SEEDMAX
+# WC's cycles, with the switch off, made its boost its own: zero. The
+# node's, raised since, is not WC's.
+expect_eq "a group that cycled before the node's boost keeps its own (0)" \
+	"$(gstat WC boost_headroom) $(wmark WC low) $(wmark WC high)" "0 $LOW $HIGH"
+rmdir $CG/WC
 
 # A new group starts from the node's boost, for its first fill (the
 # watch's writes set its marks: a configuration write does the same).
