@@ -24,19 +24,12 @@ if [ "$NCPU" -lt 2 ]; then
 	echo "ok - $MBR_CASE: worker pacing # SKIP needs 2 CPUs, this guest has $NCPU"
 	exit 0
 fi
-workers() {
-	for p in /proc/[0-9]*; do
-		case $(cat "$p/comm" 2>/dev/null) in
-		memcg_bgrcl/[0-9]*) echo "${p#/proc/}" ;;
-		esac
-	done
-}
 yields() { sed -n 's/^worker_yields //p' "$MBR_SYSFS/stat"; }
 # phase NAME WORKER_CPU: the reader and the probe on CPU 0, the
 # workers on WORKER_CPU; sets Y (worker yields), N (probe operations),
 # NP and NS (direct reclaims of the probe and the reader).
 phase() {
-	for w in $(workers); do taskset -p "$2" "$w" >/dev/null || return 1; done
+	for w in $(mbr_workers); do taskset -p "$2" "$w" >/dev/null || return 1; done
 	y0=$(yields)
 	probe_beside_stream P $F $S taskset 1
 	Y=$(($(yields) - y0))
@@ -46,10 +39,10 @@ phase() {
 check "test file" make_file $F ${MBR_STREAM_MB:-768}
 check "module loads" mbr_load
 check "worker_yields in stat" test -n "$(yields)"
-check "the workers found ($(workers | wc -l))" test -n "$(workers)"
+check "the workers found ($(mbr_workers | wc -l))" test -n "$(mbr_workers)"
 # sched_field PID NAME: a field of /proc/PID/sched, as the kernel prints it.
 sched_field() { awk -v f="$2" '$1 == f { print $3 }' "/proc/$1/sched"; }
-pol=$(for w in $(workers); do sched_field "$w" policy; done | sort -u | tr '\n' ' ')
+pol=$(for w in $(mbr_workers); do sched_field "$w" policy; done | sort -u | tr '\n' ' ')
 check "every worker is SCHED_BATCH ($pol)" test "$pol" = "3 "
 mkgroup P 128M
 check "watch P (high 24m, low 12m)" mbr_watch P 24m 12m

@@ -283,6 +283,30 @@ zram_swap_on() {
 }
 zram_swap_off() { swapoff /dev/zram0 && echo 1 >/sys/block/zram0/reset; }
 
+# mbr_workers: the PIDs of the module's worker threads.
+mbr_workers() {
+	local p
+	for p in /proc/[0-9]*; do
+		case $(cat "$p/comm" 2>/dev/null) in
+		memcg_bgrcl/[0-9]*) echo "${p#/proc/}" ;;
+		esac
+	done
+}
+
+# one_thread_place: sets ON, the prefix that runs a case's tasks where
+# its timing asserts mean what they say. An arm64 guest runs its two
+# vCPUs on one QEMU thread (thread=single), where work that crosses
+# between them waits for the running vCPU's turn to end: there the
+# workers go to CPU 1 and ON is "taskset 1", the group's tasks on CPU 0
+# (doc/testing.md, "arm64 on one TCG thread"). Elsewhere ON is empty.
+one_thread_place() {
+	local w
+	ON=
+	[ "$(uname -m)" = aarch64 ] || return 0
+	for w in $(mbr_workers); do taskset -p 2 "$w" >/dev/null || return 1; done
+	ON="taskset 1"
+}
+
 # probe_beside_stream NAME FILE SECONDS [PREFIX...]: the benchmark's
 # latency probe (64 KiB mapped and touched every 1 ms for SECONDS)
 # beside a streaming reader of FILE, both in group NAME and each run
