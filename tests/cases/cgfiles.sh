@@ -10,7 +10,7 @@ P=/proc/memcg_bgreclaim/groups
 # 5 low_wmark, 6 high_wmark, 8 reclaim_cpu_ns, 10 unreclaimable,
 # 11 origin).
 gproc() { awk -v id="$(cgid "$1")" -v c="$2" '$1 == id { print $c }' $P; }
-ngroups() { sed -n 's/^groups //p' $S/stat; }
+ngroups() { mbr_stat groups; }
 rw() { echo "$(cat $CG/$1/memory.wmark_ratio) $(cat $CG/$1/memory.wmark_scale_factor)"; }
 
 mkgroup KP 128M
@@ -31,12 +31,12 @@ if [ -f $FI ]; then
 	printf 90 >$CG/KL/memory.wmark_ratio
 	mkdir $CG/KL/a $CG/KL/b $CG/KL/c
 	i=0
-	while [ "$(sed -n 's/^cgroupfs_groups_late //p' $S/stat)" != 3 ] && [ $i -lt 50 ]; do
+	while [ "$(mbr_stat cgroupfs_groups_late)" != 3 ] && [ $i -lt 50 ]; do
 		usleep 100000
 		i=$((i + 1))
 	done
 	expect_eq "3 children inherited late, none at creation" \
-		"$(sed -n 's/^cgroupfs_groups_online //p' $S/stat) $(sed -n 's/^cgroupfs_groups_late //p' $S/stat)" "0 3"
+		"$(mbr_stat cgroupfs_groups_online) $(mbr_stat cgroupfs_groups_late)" "0 3"
 	expect_eq "with their parent's values" "$(rw KL/a) $(rw KL/b) $(rw KL/c)" "90 50 90 50 90 50"
 	rmgroup KL/a KL/b KL/c KL
 	rmmod memcg_bgreclaim
@@ -108,7 +108,7 @@ expect_eq "limits changed live: the marks follow" \
 mkgroup KP/pod1
 expect_eq "a child inherits 95/20 at creation" "$(rw KP/pod1)" "95 20"
 expect_eq "as a group of the files', from the online hook" \
-	"$(gproc KP/pod1 11) $(sed -n 's/^cgroupfs_groups_online //p' $S/stat)" "cgroupfs 1"
+	"$(gproc KP/pod1 11) $(mbr_stat cgroupfs_groups_online)" "cgroupfs 1"
 # A storm of creations empties the spare pool: the rest inherit a little
 # later, from a work item, before any rule could take them.
 n0=$(ngroups)
@@ -121,7 +121,7 @@ mkdir $names
 sleep 1
 expect_eq "150 children created at once: every one inherited" \
 	"$(for d in $names; do cat $d/memory.wmark_ratio; done | grep -c '^95$')" 150
-diag "inherited at creation $(sed -n 's/^cgroupfs_groups_online //p' $S/stat), later $(sed -n 's/^cgroupfs_groups_late //p' $S/stat)"
+diag "inherited at creation $(mbr_stat cgroupfs_groups_online), later $(mbr_stat cgroupfs_groups_late)"
 # shellcheck disable=SC2086
 rmdir $names $CG/KP/st
 # Their groups go as their memcgs go offline, from a work item: wait.

@@ -130,7 +130,7 @@ cgset V max max
 expect_eq "unlimited (-1): marks at the limit" "$(wmark V low)" "$(wmark V high)"
 expect_eq "add by id" "$(wr $MBR_SYSFS/add "$(cgid V/N)")" OK
 expect_eq "path of V/N" "$(cat "$(grp_dir V/N)/path")" /V/N
-expect_eq "groups counted in stat" "$(sed -n 's/^groups //p' $MBR_SYSFS/stat)" 2
+expect_eq "groups counted in stat" "$(mbr_stat groups)" 2
 expect_eq "unknown id is ENOENT" "$(wr $MBR_SYSFS/add 987654321)" ENOENT
 
 mkdir -p "$CG2/W"
@@ -153,6 +153,6 @@ id=$(cgid V/N)
 check "rmdir of a configured v1 group succeeds" rmdir "$CG/V/N"
 sleep 1
 check "its directory disappeared by itself" test ! -e "$MBR_SYSFS/cgroups/$id"
-expect_eq "no group left" "$(sed -n 's/^groups //p' $MBR_SYSFS/stat)" 0
+expect_eq "no group left" "$(mbr_stat groups)" 0
 rmdir "$CG/V"
 check "module unloads" mbr_unload

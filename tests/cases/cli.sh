@@ -60,7 +60,7 @@ batch_pages 128
 rule /CL ratio=80 match=*.scope   # unchanged
 rule CL/b.slice high=24m low=12m
 EOC
-on0=$(sed -n 's/^rule_groups_online //p' $MBR_SYSFS/stat)
+on0=$(mbr_stat rule_groups_online)
 expect_eq "apply" "$(run_rc $M apply /tmp/c1.conf)" 0
 expect_eq "reports the diff" "$(cat /tmp/cli.out)" \
 	"/tmp/c1.conf: 1 rules added or changed, 0 removed, 1 unchanged"
@@ -84,7 +84,7 @@ expect_eq "a rule left out is deleted" "$(run_rc $M apply /tmp/c4.conf) $(cat /t
 	"0 /tmp/c4.conf: 0 rules added or changed, 1 removed, 1 unchanged"
 mkgroup CL/c.scope
 expect_eq "the kept rule configures a new container" "$($M rule list)" "/CL ratio=80 scale=50 match=*.scope groups=2"
-expect_eq "from the online hook" "$(($(sed -n 's/^rule_groups_online //p' $MBR_SYSFS/stat) - on0))" 1
+expect_eq "from the online hook" "$(($(mbr_stat rule_groups_online) - on0))" 1
 expect_eq "apply of a missing file: exit 4" "$(run_rc $M apply /tmp/none.conf)" 4
 rmgroup CL/a.scope CL/b.slice CL/c.scope CL
 check "module unloads" mbr_unload

@@ -198,10 +198,10 @@ expect_eq "rules shows it" "$(sed -n 's/ id=.*//; /^\/RB /p' $MBR_SYSFS/rules)" 
 expect_eq "CLI: a bad budget is a usage error, exit 2" \
 	"$($M rule add /RB --ratio 80 --cpu-budget 10 >/dev/null 2>&1; echo $?)" 2
 mkgroup RB/c1 128M
-t0=$(sed -n 's/^budget_throttled //p' $MBR_SYSFS/stat)
+t0=$(mbr_stat budget_throttled)
 drop_caches
 run_in RB/c1 stream $F 1 >/tmp/stream.rb
-t1=$(sed -n 's/^budget_throttled //p' $MBR_SYSFS/stat)
+t1=$(mbr_stat budget_throttled)
 diag "rule group under 1 ms per 100 ms: held back $((t1 - t0)) times; $(cat /tmp/stream.rb)"
 check "the rule's group is held back by the rule's budget ($((t1 - t0)) periods)" test $((t1 - t0)) -gt 0
 printf 'rule /RB high=24m low=12m cpu_budget=1000/100000\n' >/tmp/rb.conf

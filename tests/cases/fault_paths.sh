@@ -74,7 +74,7 @@ expect_eq "the next add works" "$(wr $MBR_SYSFS/add $CG/F)" OK
 check "module unloads" mbr_unload
 expect_eq "fault variant loads" "$(modload $FI fail_at=group_kobject)" OK
 expect_eq "add with a failing kobject_add is ENOMEM" "$(wr $MBR_SYSFS/add $CG/F)" ENOMEM
-expect_eq "... and configures nothing" "$(sed -n 's/^groups //p' $MBR_SYSFS/stat)" 0
+expect_eq "... and configures nothing" "$(mbr_stat groups)" 0
 expect_eq "the next add works" "$(wr $MBR_SYSFS/add $CG/F)" OK
 check "module unloads" mbr_unload
 # Every setter goes through one replace of the configuration (conf.c).

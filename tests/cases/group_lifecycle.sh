@@ -20,7 +20,7 @@ expect_eq "relative path without / is refused" "$(wr $MBR_SYSFS/add P)" EINVAL
 expect_eq "empty argument is refused" "$(wr $MBR_SYSFS/add '
 ')" EINVAL
 expect_eq "a group without its own memcg is refused" "$(wr $MBR_SYSFS/add $CG/N/X)" EINVAL
-expect_eq "groups counted in stat" "$(sed -n 's/^groups //p' $MBR_SYSFS/stat)" 3
+expect_eq "groups counted in stat" "$(mbr_stat groups)" 3
 mode() { stat -c %a "$1"; }
 expect_eq "add is 0200" "$(mode $MBR_SYSFS/add)" 200
 expect_eq "distance files are 0644" "$(mode $(grp_dir B)/high_wmark_distance)" 644
@@ -64,6 +64,6 @@ while [ "$(sed -n 's/^nr_dying_descendants //p' $CG/P/cgroup.stat)" != 0 ] && [ 
 done
 expect_eq "P's nr_dying_descendants returns to 0" \
 	"$(sed -n 's/^nr_dying_descendants //p' $CG/P/cgroup.stat)" 0
-expect_eq "no group left" "$(sed -n 's/^groups //p' $MBR_SYSFS/stat)" 0
+expect_eq "no group left" "$(mbr_stat groups)" 0
 rmdir $CG/P $CG/B $CG/N/X $CG/N 2>/dev/null
 check "module unloads" mbr_unload

@@ -63,13 +63,13 @@ check "the churn without a rule stalls ($n_off direct reclaims)" test "$n_off" -
 ratio=90
 [ "$(mstat $K file_thp)" -gt 0 ] 2>/dev/null && ratio=85
 expect_eq "one rule on $K (ratio $ratio)" "$(wr $S/rule_add "$CG/$K ratio=$ratio scale=100")" OK
-on0=$(sed -n 's/^rule_groups_online //p' $S/stat)
-late0=$(sed -n 's/^rule_groups_late //p' $S/stat)
+on0=$(mbr_stat rule_groups_online)
+late0=$(mbr_stat rule_groups_late)
 t0=$(date +%s)
 churn on
 created=$((NPODS * 3 + NPODS / 10))
-online=$(($(sed -n 's/^rule_groups_online //p' $S/stat) - on0))
-late=$(($(sed -n 's/^rule_groups_late //p' $S/stat) - late0))
+online=$(($(mbr_stat rule_groups_online) - on0))
+late=$(($(mbr_stat rule_groups_late) - late0))
 diag "with the rule: $created cgroups created, $online configured at creation, $late late; direct reclaims $n_on (without: $n_off); round took $(($(date +%s) - t0)) s"
 expect_eq "groups configured at creation = groups created" "$online" $created
 expect_eq "none configured late" "$late" 0
@@ -84,7 +84,7 @@ while [ "$(sed -n 's/^nr_dying_descendants //p' $CG/$K/cgroup.stat)" != 0 ] && [
 	n=$((n + 1))
 done
 expect_eq "and no dying memcg (after $((n / 10)) s)" "$(sed -n 's/^nr_dying_descendants //p' $CG/$K/cgroup.stat)" 0
-expect_eq "the module pins only the slice the rule configures" "$(sed -n 's/^memcgs_pinned //p' $S/stat)" 1
+expect_eq "the module pins only the slice the rule configures" "$(mbr_stat memcgs_pinned)" 1
 expect_eq "rule_del" "$(wr $S/rule_del "$CG/$K")" OK
 rmgroup $B $K
 check "module unloads" mbr_unload

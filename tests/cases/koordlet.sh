@@ -107,7 +107,7 @@ wait_passes() {	# wait_passes N: N more reconcile passes (at most 60 s)
 # passes after the last creation in late_TAG, the module's groups then
 # in groups_TAG.
 churn() {
-	local i j p q c pids="" late=0 rec
+	local i j p q c s pids="" late=0 rec
 	rm -f $R/stop
 	: >$R/passes
 	reconciler "$2" "$3" &
@@ -142,7 +142,7 @@ churn() {
 	done
 	# Two passes after the last creation: every container seen once.
 	wait_passes 2
-	eval "groups_$1=$(sed -n 's/^groups //p' $MBR_SYSFS/stat)"
+	eval "groups_$1=$(mbr_stat groups)"
 	for c in $CG/$B/*.slice/*.scope $CG/$E/*.slice/*.scope; do
 		[ "$(cat $c/memory.wmark_ratio)" = "$2" ] || late=$((late + 1))
 	done
@@ -152,11 +152,12 @@ churn() {
 	eval "n_$1=$(trace_reclaims stream)"
 	# Each streamer's group: its direct reclaims and wake mark; in
 	# later_TAG those of all but the first (pod 20's).
-	diag "$1, the streamers: $(awk '$3 < 1e18 && $NF ~ /a\.scope$/ {
-		sub(".*/", "", $NF); printf "%s %d stalls, wake mark %.1fM; ", $NF, $9, $5 / 1048576 }' \
-		/proc/memcg_bgreclaim/groups)"
-	eval "later_$1=$(awk '$3 < 1e18 && $NF ~ /a\.scope$/ && $NF !~ /-20a\.scope$/ { n += $9 }
-		END { print n + 0 }' /proc/memcg_bgreclaim/groups)"
+	s=$(awk '$3 < 1e18 && $NF ~ /a\.scope$/ {
+		if ($NF !~ /-20a\.scope$/) n += $9
+		sub(".*/", "", $NF); printf "%s %d stalls, wake mark %.1fM; ", $NF, $9, $5 / 1048576 }
+		END { printf "|%d", n }' /proc/memcg_bgreclaim/groups)
+	diag "$1, the streamers: ${s%|*}"
+	eval "later_$1=${s##*|}"
 	eval "boosts_$1=$(mbr_stat boosts)"
 	trace_reclaims_stop
 	touch $R/stop

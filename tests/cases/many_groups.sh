@@ -11,7 +11,7 @@ while [ $i -lt $N ]; do
 	i=$((i + 1))
 done
 drop_caches
-expect_eq "$N groups configured" "$(sed -n 's/^groups //p' $MBR_SYSFS/stat)" $N
+expect_eq "$N groups configured" "$(mbr_stat groups)" $N
 pids=
 i=0
 while [ $i -lt $N ]; do
@@ -35,7 +35,7 @@ while [ $i -lt $N ]; do
 done
 diag "reclaimed_pages per group: min=$min max=$max sum=$sum"
 expect_eq "no group starved" "$starved" 0
-expect_eq "global reclaimed_pages is the sum" "$(sed -n 's/^reclaimed_pages //p' $MBR_SYSFS/stat)" "$sum"
+expect_eq "global reclaimed_pages is the sum" "$(mbr_stat reclaimed_pages)" "$sum"
 i=0
 while [ $i -lt $N ]; do rmdir $CG/M$i; i=$((i + 1)); done
 sleep 1

@@ -35,7 +35,7 @@ expect_eq "$N rmdirs of a reclaiming group succeeded" "$bad" 0
 diag "$inflight of $N rmdirs came after reclaim had started"
 check "most rmdirs raced with reclaim ($inflight/$N)" test $((inflight * 2)) -ge $N
 sleep 1
-expect_eq "module's group count back to 0" "$(sed -n 's/^groups //p' $MBR_SYSFS/stat)" 0
+expect_eq "module's group count back to 0" "$(mbr_stat groups)" 0
 expect_eq "no group directory left" "$(ls $MBR_SYSFS/cgroups | wc -l)" 0
 # Page cache and slab charged to a removed cgroup keep it dying until
 # they are reclaimed or freed (RCU, slower on PREEMPT_RT); once they
@@ -48,7 +48,7 @@ while [ "$(cgdying RD)" -gt "$dying0" ] && [ $i -lt 300 ]; do
 done
 n=$(cgdying RD)
 [ "$n" -lt "$dying0" ] && n=$dying0	# an earlier case's, freed meanwhile
-expect_eq "the module holds no memcg any more" "$(sed -n 's/^memcgs_pinned //p' $MBR_SYSFS/stat)" 0
+expect_eq "the module holds no memcg any more" "$(mbr_stat memcgs_pinned)" 0
 if [ "$n" = "$dying0" ]; then
 	pass "nr_dying_descendants back to $dying0"
 else

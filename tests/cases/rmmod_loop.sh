@@ -18,7 +18,7 @@ while [ $i -lt $N ]; do
 	mbr_load || bad=$((bad + 1))
 	for g in L0 L1 L2 L3; do mbr_watch $g 16m 8m || bad=$((bad + 1)); done
 	usleep 300000
-	reclaimed=$((reclaimed + $(sed -n 's/^reclaim_runs //p' $MBR_SYSFS/stat)))
+	reclaimed=$((reclaimed + $(mbr_stat reclaim_runs)))
 	mbr_unload || bad=$((bad + 1))
 	hooks=$((hooks + $(grep -c -E '^(try_charge_memcg|mem_cgroup_css_online|mem_cgroup_css_offline|try_to_free_mem_cgroup_pages)\b' $T/enabled_functions)))
 	workers=$((workers + $(cat /proc/[0-9]*/comm 2>/dev/null | grep -c '^memcg_bgrcl/')))

@@ -11,7 +11,7 @@ added() {
 	t1=$(now_cs)
 	echo 2 >/proc/sys/vm/drop_caches
 	s1=$(slab_kb)
-	expect_eq "$1" "$(sed -n 's/^groups //p' $MBR_SYSFS/stat)" $N
+	expect_eq "$1" "$(mbr_stat groups)" $N
 	per=$((((s1 - s0) * 1024) / N))
 }
 # per_within BYTES SKIPPED CHECKED: per is at most BYTES; a skip named
@@ -48,8 +48,8 @@ per_within 1024 "memory per group configured by rule <= 1 KiB" \
 	"memory per group configured by rule <= 1 KiB ($per bytes)"
 expect_eq "rule_del forgets them" "$(wr $MBR_SYSFS/rule_del "$CG/K")" OK
 i=0
-while [ "$(sed -n 's/^memcgs_pinned //p' $MBR_SYSFS/stat)" != 0 ] && [ $i -lt 100 ]; do usleep 100000; i=$((i + 1)); done
-expect_eq "all of them" "$(sed -n 's/^groups //p' $MBR_SYSFS/stat) $(sed -n 's/^memcgs_pinned //p' $MBR_SYSFS/stat)" "0 0"
+while [ "$(mbr_stat memcgs_pinned)" != 0 ] && [ $i -lt 100 ]; do usleep 100000; i=$((i + 1)); done
+expect_eq "all of them" "$(mbr_stat groups) $(mbr_stat memcgs_pinned)" "0 0"
 
 # The cgroupfs files (cgroupfs_files 1): four files in every memory
 # cgroup, added at once to the $N there are.
@@ -110,12 +110,12 @@ i=0
 while [ $i -lt $((N / 2)) ]; do echo $CG/K/g$i >$MBR_SYSFS/remove; i=$((i + 1)); done
 t1=$(now_cs)
 diag "remove: $((N / 2)) groups in $(((t1 - t0) * 10)) ms"
-expect_eq "half removed" "$(sed -n 's/^groups //p' $MBR_SYSFS/stat)" $((N - N / 2))
+expect_eq "half removed" "$(mbr_stat groups)" $((N - N / 2))
 i=0
 while [ $i -lt $N ]; do rmdir $CG/K/g$i; i=$((i + 1)); done
 i=0
 while [ "$(ls $MBR_SYSFS/cgroups | wc -l)" != 0 ] && [ $i -lt 100 ]; do usleep 100000; i=$((i + 1)); done
-expect_eq "rmdir removed the rest" "$(sed -n 's/^groups //p' $MBR_SYSFS/stat)" 0
+expect_eq "rmdir removed the rest" "$(mbr_stat groups)" 0
 expect_eq "no directory left" "$(ls $MBR_SYSFS/cgroups | wc -l)" 0
 rmdir $CG/K
 check "module unloads" mbr_unload

@@ -24,7 +24,7 @@ if [ "$NCPU" -lt 2 ]; then
 	echo "ok - $MBR_CASE: worker pacing # SKIP needs 2 CPUs, this guest has $NCPU"
 	exit 0
 fi
-yields() { sed -n 's/^worker_yields //p' "$MBR_SYSFS/stat"; }
+yields() { mbr_stat worker_yields; }
 # phase NAME WORKER_CPU: the reader and the probe on CPU 0, the
 # workers on WORKER_CPU; sets Y (worker yields), N (probe operations),
 # NP and NS (direct reclaims of the probe and the reader).
