@@ -71,6 +71,7 @@ trace_reclaims_start
 # shellcheck disable=SC2086
 run_in RM $ON stream $F 1 >/tmp/stream.rm &
 pid=$!
+# shellcheck disable=SC2086
 $ON sample "$CG/RM/$(cgfile current)" $pid /tmp/usage.rm 20
 wait $pid
 n=$(trace_reclaims stream)

@@ -283,7 +283,7 @@ zram_swap_on() {
 }
 zram_swap_off() { swapoff /dev/zram0 && echo 1 >/sys/block/zram0/reset; }
 
-# mbr_workers: the PIDs of the module's worker threads.
+# mbr_workers: the PIDs of the module's shared worker threads.
 mbr_workers() {
 	local p
 	for p in /proc/[0-9]*; do
@@ -293,16 +293,19 @@ mbr_workers() {
 	done
 }
 
-# one_thread_place: sets ON, the prefix that runs a case's tasks where
-# its timing asserts mean what they say. An arm64 guest runs its two
-# vCPUs on one QEMU thread (thread=single), where work that crosses
-# between them waits for the running vCPU's turn to end: there the
-# workers go to CPU 1 and ON is "taskset 1", the group's tasks on CPU 0
-# (doc/testing.md, "arm64 on one TCG thread"). Elsewhere ON is empty.
+# one_thread: true on an arm64 guest run by QEMU's thread=single, which
+# runs the vCPUs in turns on one host thread (run.sh passes
+# mbr.one_thread=1 then). There a map and unmap beside a busy vCPU is 7
+# to 90 times slower than beside an idle one (doc/testing.md, "arm64 on
+# one TCG thread"). one_thread_place: sets ON, the prefix that runs a
+# case's tasks where its timing asserts mean what they say: there the
+# shared workers go to CPU 1 and ON is "taskset 1", the group's tasks on
+# CPU 0; elsewhere (amd64, thread=multi, hardware) ON is empty.
+one_thread() { [ "$(uname -m)" = aarch64 ] && grep -qw 'mbr\.one_thread=1' /proc/cmdline; }
 one_thread_place() {
 	local w
 	ON=
-	[ "$(uname -m)" = aarch64 ] || return 0
+	one_thread || return 0
 	for w in $(mbr_workers); do taskset -p 2 "$w" >/dev/null || return 1; done
 	ON="taskset 1"
 }

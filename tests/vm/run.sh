@@ -36,6 +36,8 @@ fi
 # console; pauth-impdef: the architected pointer authentication is slow
 # under TCG, and the kernel signs every return.
 args="panic=-1 oops=panic loglevel=7 mbr.cases=$cases ${MBR_APPEND:-}"
+# The cases whose timing QEMU's one thread distorts ask (one_thread_place).
+case $accel in *thread=single*) args="$args mbr.one_thread=1" ;; esac
 case $krel in
 *-arm64)
 	set -- qemu-system-aarch64 -M virt -cpu max,pauth-impdef=on \
