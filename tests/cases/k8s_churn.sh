@@ -75,8 +75,15 @@ expect_eq "groups configured at creation = groups created" "$online" $created
 expect_eq "none configured late" "$late" 0
 check "direct reclaims at most 5% of the run without the rule ($n_on vs $n_off)" \
 	test $((n_on * 100)) -le $((n_off * 5))
-rows=$(grep -c 'kubepods-burstable-pod' $GT)
-expect_eq "after deletion no pod's group is left" "$rows" 0
+# Their groups go as their memcgs go offline, from the kernel's work
+# item after rmdir returns (18 were left at once on a loaded arm64 6.1).
+i=0
+while [ "$(grep -c 'kubepods-burstable-pod' $GT)" != 0 ] && [ $i -lt 100 ]; do
+	usleep 100000
+	i=$((i + 1))
+done
+expect_eq "after deletion no pod's group is left (after $((i / 10)) s)" \
+	"$(grep -c 'kubepods-burstable-pod' $GT)" 0
 drop_caches
 n=0
 while [ "$(sed -n 's/^nr_dying_descendants //p' $CG/$K/cgroup.stat)" != 0 ] && [ $n -lt 300 ]; do

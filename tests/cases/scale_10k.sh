@@ -14,13 +14,20 @@ added() {
 	expect_eq "$1" "$(mbr_stat groups)" $N
 	per=$((((s1 - s0) * 1024) / N))
 }
-# per_within BYTES SKIPPED CHECKED: per is at most BYTES; a skip named
-# SKIPPED where slab sizes mean nothing (kasan), else a check CHECKED.
+# kmalloc's smallest cache is 128 bytes on arm64 before 6.5
+# (ARCH_DMA_MINALIGN), 8 elsewhere: small objects cost up to 16 times
+# more there. 6.1 arm64 measured 1022 and 3736 bytes a group where amd64
+# has 637 and 2345, so the bounds are half as large again there.
+kscale=2
+grep -q '^kmalloc-64 ' /proc/slabinfo || kscale=3
+# per_within BYTES WHAT [NOTE]: per is at most BYTES (times kscale / 2);
+# a skip where slab sizes mean nothing (kasan), else a check.
 per_within() {
+	local b=$(($1 * kscale / 2))
 	if [ -n "$kasan" ]; then
-		skip "$2 ($per bytes on a KASAN/kmemleak kernel)"
+		skip "$2 <= $b bytes ($per bytes on a KASAN/kmemleak kernel)"
 	else
-		check "$3" test "$per" -le "$1"
+		check "$2 <= $b bytes ($per bytes${3:+: $3})" test "$per" -le "$b"
 	fi
 }
 check "module loads" mbr_load
@@ -44,8 +51,7 @@ t0=$(now_cs)
 expect_eq "a rule on K" "$(wr $MBR_SYSFS/rule_add "$CG/K ratio=90")" OK
 added "it configures the $N groups"
 diag "rule: $N groups in $(((t1 - t0) * 10)) ms; slab +$((s1 - s0)) kB = $per bytes/group"
-per_within 1024 "memory per group configured by rule <= 1 KiB" \
-	"memory per group configured by rule <= 1 KiB ($per bytes)"
+per_within 1024 "memory per group configured by rule"
 expect_eq "rule_del forgets them" "$(wr $MBR_SYSFS/rule_del "$CG/K")" OK
 i=0
 while [ "$(mbr_stat memcgs_pinned)" != 0 ] && [ $i -lt 100 ]; do usleep 100000; i=$((i + 1)); done
@@ -62,8 +68,7 @@ echo 2 >/proc/sys/vm/drop_caches
 per=$(((($(slab_kb) - s0) * 1024) / N))
 check "the files are in the last cgroup" test -e $CG/K/g$((N - 1))/memory.wmark_ratio
 diag "cgroupfs files: on for $N cgroups in $(((t1 - t0) * 10)) ms; $per bytes/cgroup"
-per_within 1024 "memory per cgroup with the cgroupfs files <= 1 KiB" \
-	"memory per cgroup with the cgroupfs files <= 1 KiB ($per bytes)"
+per_within 1024 "memory per cgroup with the cgroupfs files"
 t0=$(now_cs)
 expect_eq "and off again" "$(wr $MBR_SYSFS/cgroupfs_files 0)" OK
 diag "cgroupfs files: off in $((($(now_cs) - t0) * 10)) ms"
@@ -79,8 +84,7 @@ added "$N groups configured"
 diag "add: $N groups in $(((t1 - t0) * 10)) ms ($(((t1 - t0) * 10000 / N)) us/group); slab +$((s1 - s0)) kB = $per bytes/group"
 # A regression guard: a group by hand has a directory of six files
 # (1.5-2 KiB seen on the stock kernels, mostly kernfs nodes).
-per_within 3072 "memory per group <= 3 KiB" \
-	"memory per group by hand <= 3 KiB ($per bytes: its sysfs directory)"
+per_within 3072 "memory per group by hand" "its sysfs directory"
 
 # Load on a sample of 10 groups, spread over all of them, with marks.
 sample=$(awk -v n=$N 'BEGIN { for (k = 0; k < 9; k++) print int(k * n / 10); print n - 1 }')
