@@ -33,6 +33,7 @@
 # MBR_CASES="a b" limits the guest cases to those (and skips the guests
 # that have none of them).
 # MBR_MATRIX=1 (make check-matrix): every case on every kernel.
+# MBR_KRELS="KREL ..." limits the kernels to those.
 # MBR_DEBUG=1 (make check-debug): the same cases on the debug kernel of
 # tests/debug/kernel.sh (KASAN, lockdep, kmemleak...), built from
 # linux-source-6.12 once and cached; no DKMS build, no other kernel.
@@ -191,6 +192,13 @@ else
 		krels="$generic $smoke $armsmoke"
 	fi
 	newest=$(echo "$generic" | grep "^$new-amd64\$")
+fi
+# MBR_KRELS="KREL ..." limits the guests and builds to those kernels
+# (make check-matrix of some kernels only).
+if [ -n "${MBR_KRELS:-}" ]; then
+	pick() { for k in $1; do echo " $MBR_KRELS " | grep -qF " $k " && echo "$k"; done; }
+	krels=$(pick "$krels") generic=$(pick "$generic")
+	smoke=$(pick "$smoke") armsmoke=$(pick "$armsmoke")
 fi
 echo "# kernels, full suite: $(echo $generic)"
 echo "# kernels, smoke set: $(echo ${smoke:-none})"
