@@ -33,7 +33,7 @@
 # MBR_CASES="a b" limits the guest cases to those (and skips the guests
 # that have none of them).
 # MBR_MATRIX=1 (make check-matrix): every case on every kernel.
-# MBR_KRELS="KREL ..." limits the kernels to those.
+# MBR_KRELS="KREL ..." limits the kernels to those (not with MBR_DEBUG).
 # MBR_DEBUG=1 (make check-debug): the same cases on the debug kernel of
 # tests/debug/kernel.sh (KASAN, lockdep, kmemleak...), built from
 # linux-source-6.12 once and cached; no DKMS build, no other kernel.
@@ -194,9 +194,14 @@ else
 	newest=$(echo "$generic" | grep "^$new-amd64\$")
 fi
 # MBR_KRELS="KREL ..." limits the guests and builds to those kernels
-# (make check-matrix of some kernels only).
-if [ -n "${MBR_KRELS:-}" ]; then
-	pick() { for k in $1; do echo " $MBR_KRELS " | grep -qF " $k " && echo "$k"; done; }
+# (make check-matrix of some kernels only; not with MBR_DEBUG).
+if [ -n "${MBR_KRELS:-}" ] && [ -z "${MBR_DEBUG:-}" ]; then
+	want=" $(echo $MBR_KRELS) "
+	for k in $want; do
+		echo " $(echo $krels) " | grep -qF " $k " ||
+			echo "not ok - setup: MBR_KRELS names $k, not a kernel of this run" | emit
+	done
+	pick() { for k in $1; do echo "$want" | grep -qF " $k " && echo "$k"; done; }
 	krels=$(pick "$krels") generic=$(pick "$generic")
 	smoke=$(pick "$smoke") armsmoke=$(pick "$armsmoke")
 fi
