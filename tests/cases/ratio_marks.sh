@@ -72,7 +72,7 @@ trace_reclaims_start
 run_in RM $ON stream $F 1 >/tmp/stream.rm &
 pid=$!
 # shellcheck disable=SC2086
-$ON sample "$CG/RM/$(cgfile current)" $pid /tmp/usage.rm 20
+sample_usage RM $pid /tmp/usage.rm $ON
 wait $pid
 n=$(trace_reclaims stream)
 trace_reclaims_stop

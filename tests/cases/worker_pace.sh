@@ -29,7 +29,7 @@ yields() { mbr_stat worker_yields; }
 # workers on WORKER_CPU; sets Y (worker yields), N (probe operations),
 # NP and NS (direct reclaims of the probe and the reader).
 phase() {
-	for w in $(mbr_workers); do taskset -p "$2" "$w" >/dev/null || return 1; done
+	mbr_workers_on "$2" || return 1
 	y0=$(yields)
 	probe_beside_stream P $F $S taskset 1
 	Y=$(($(yields) - y0))

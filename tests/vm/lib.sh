@@ -293,6 +293,12 @@ mbr_workers() {
 	done
 }
 
+# mbr_workers_on MASK: the shared workers' CPU affinity (taskset's mask).
+mbr_workers_on() {
+	local w
+	for w in $(mbr_workers); do taskset -p "$1" "$w" >/dev/null || return 1; done
+}
+
 # one_thread: true on an arm64 guest run by QEMU's thread=single, which
 # runs the vCPUs in turns on one host thread (run.sh passes
 # mbr.one_thread=1 then). There a map and unmap beside a busy vCPU is 7
@@ -303,10 +309,9 @@ mbr_workers() {
 # CPU 0; elsewhere (amd64, thread=multi, hardware) ON is empty.
 one_thread() { [ "$(uname -m)" = aarch64 ] && grep -qw 'mbr\.one_thread=1' /proc/cmdline; }
 one_thread_place() {
-	local w
 	ON=
 	one_thread || return 0
-	for w in $(mbr_workers); do taskset -p 2 "$w" >/dev/null || return 1; done
+	mbr_workers_on 2 || return 1
 	ON="taskset 1"
 }
 
@@ -352,9 +357,14 @@ stream_group() {
 	drop_caches
 }
 
-# sample_usage NAME PID OUT: record memory.current every 20 ms while PID
-# runs (the helper sample: no fork per sample).
-sample_usage() { sample "$CG/$1/$(cgfile current)" "$2" "$3" 20; }
+# sample_usage NAME PID OUT [PREFIX...]: record memory.current every 20
+# ms while PID runs (the helper sample: no fork per sample), run under
+# PREFIX (taskset 1, say).
+sample_usage() {
+	local g=$1 pid=$2 out=$3
+	shift 3
+	"$@" sample "$CG/$g/$(cgfile current)" "$pid" "$out" 20
+}
 
 # frac_le FILE LIMIT: percentage of the samples in FILE at or below LIMIT.
 frac_le() {
